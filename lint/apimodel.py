@@ -1,0 +1,451 @@
+"""The A2A API model: which calls fetch a card, send, poll, cancel, subscribe, verify.
+
+One table, shared by every rule and by the prefilter. Names are resolved
+through the module's imports and the types its variables are bound to
+(``resolver = A2ACardResolver(...)`` makes ``resolver.get_agent_card()`` a
+card fetch), never guessed from text alone. A method whose receiver is unknown
+matches by name only inside A2A client code, and never when the receiver is
+known to be something else or the module defines that method itself.
+
+Names come from the real packages: a2a-sdk 0.2.16, 0.3.x and 1.x, google-adk,
+python-a2a, fasta2a and crewai (see the rule docs for the versions covered).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import libcst as cst
+
+from a2alint.model import Call, ModuleModel, Scope, string_value
+
+# --- packages --------------------------------------------------------------------------
+
+#: Import prefix -> short name used in canonical names (``a2a:Client.send_message``).
+A2A_PACKAGES = {
+    "a2a": "a2a",
+    "python_a2a": "python_a2a",
+    "fasta2a": "fasta2a",
+    "google.adk.agents.remote_a2a_agent": "adk",
+    "google.adk.a2a": "adk",
+    "crewai.a2a": "crewai",
+}
+_FUNCTIONS = {
+    "create_client", "create_signature_verifier", "fetch_agent_card", "afetch_agent_card",
+    "send_message", "minimal_agent_card", "verify_agent_card_signature", "parse_agent_card",
+}
+
+# --- roles ------------------------------------------------------------------------------
+
+ROLES = ("card-fetch", "send", "get-task", "cancel", "subscribe", "verify-signature", "contract-capture")
+
+#: Canonical names (fnmatch patterns) and the role they play.
+QUALIFIED_ROLES: dict[str, tuple[str, ...]] = {
+    "card-fetch": (
+        "a2a:A2ACardResolver.get_agent_card",
+        "a2a:A2AClient.get_client_from_agent_card_url",
+        "a2a:ClientFactory.connect",
+        "a2a:ClientFactory.create_from_url",
+        "a2a:Client.get_extended_agent_card",
+        "a2a:BaseClient.get_extended_agent_card",
+        "python_a2a:A2AClient",  # the constructor fetches the card
+        "python_a2a:AgentNetwork.add",
+        "crewai:fetch_agent_card",
+        "crewai:afetch_agent_card",
+    ),
+    "send": (
+        "a2a:Client.send_message",
+        "a2a:BaseClient.send_message",
+        "a2a:A2AClient.send_message",
+        "a2a:A2AClient.send_message_streaming",
+        "a2a:A2AGrpcClient.send_message",
+        "a2a:A2AGrpcClient.send_message_streaming",
+        "a2a:*Transport.send_message",
+        "a2a:*Transport.send_message_streaming",
+        "python_a2a:A2AClient.send_message",
+        "python_a2a:A2AClient.send_message_async",
+        "python_a2a:A2AClient.send_conversation",
+        "python_a2a:A2AClient.send_conversation_async",
+        "python_a2a:A2AClient.send_task_async",
+        "python_a2a:A2AClient.ask",
+        "python_a2a:A2AClient.stream_response",
+        "python_a2a:A2AClient.stream_task",
+        "python_a2a:StreamingClient.send_task",
+        "python_a2a:StreamingClient.create_task",
+        "python_a2a:StreamingClient.tasks_send_subscribe",
+        "python_a2a:StreamingClient.stream_response",
+        "fasta2a:A2AClient.send_message",
+        "fasta2a:A2AClient.stream_message",
+        "adk:send_message",
+    ),
+    "get-task": (
+        "a2a:*Client.get_task",
+        "a2a:*Client.list_tasks",
+        "a2a:*Transport.get_task",
+        "python_a2a:A2AClient.get_task",
+        "fasta2a:A2AClient.get_task",
+    ),
+    "cancel": ("a2a:*Client.cancel_task", "a2a:*Transport.cancel_task", "python_a2a:A2AClient.cancel_task"),
+    "subscribe": (
+        "a2a:*Client.resubscribe",
+        "a2a:*Client.subscribe",
+        "a2a:*Transport.resubscribe",
+        "a2a:*Transport.subscribe",
+        "python_a2a:StreamingClient.tasks_resubscribe",
+    ),
+    "verify-signature": ("crewai:verify_agent_card_signature",),
+    "contract-capture": (),
+}
+
+#: Methods matched by name on a receiver of unknown type, inside A2A client code.
+METHOD_ROLES: dict[str, str] = {
+    "get_agent_card": "card-fetch",
+    "get_client_from_agent_card_url": "card-fetch",
+    "create_from_url": "card-fetch",
+    "get_extended_agent_card": "card-fetch",
+    "fetch_agent_card": "card-fetch",
+    "afetch_agent_card": "card-fetch",
+    "send_message": "send",
+    "send_message_streaming": "send",
+    "send_task": "send",
+    "send_task_streaming": "send",
+    "get_task": "get-task",
+    "list_tasks": "get-task",
+    "cancel_task": "cancel",
+    "resubscribe": "subscribe",
+    "tasks_resubscribe": "subscribe",
+}
+#: ``get_agent_card`` is python-a2a's attribute getter; by name it counts only beside a2a-sdk.
+_SDK_ONLY_METHODS = {"get_agent_card"}
+
+#: JSON-RPC method names. The slash forms are distinctive anywhere in a call's
+#: arguments; the PascalCase (v1.0) forms only as the value of a ``"method"`` key.
+RPC_ROLES: dict[str, str] = {
+    "tasks/send": "send",
+    "tasks/sendSubscribe": "send",
+    "message/send": "send",
+    "message/stream": "send",
+    "tasks/get": "get-task",
+    "tasks/cancel": "cancel",
+    "tasks/resubscribe": "subscribe",
+    "agent/getAuthenticatedExtendedCard": "card-fetch",
+    "SendMessage": "send",
+    "SendStreamingMessage": "send",
+    "GetTask": "get-task",
+    "ListTasks": "get-task",
+    "CancelTask": "cancel",
+    "SubscribeToTask": "subscribe",
+    "GetExtendedAgentCard": "card-fetch",
+}
+#: REST paths (f-string holes are ``{}``) and the role of a request to them.
+REST_ROLES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"/message:(send|stream)$"), "send"),
+    (re.compile(r"/tasks/[^/]+:cancel$"), "cancel"),
+    (re.compile(r"/tasks/[^/]+:subscribe$"), "subscribe"),
+)
+CARD_PATHS = (
+    "/.well-known/agent.json",
+    "/.well-known/agent-card.json",
+    "/agent/authenticatedExtendedCard",
+    "/extendedAgentCard",
+    "/v1/card",
+)
+CARD_PATH_CONSTANTS = ("AGENT_CARD_WELL_KNOWN_PATH", "PREV_AGENT_CARD_WELL_KNOWN_PATH", "EXTENDED_AGENT_CARD_PATH")
+HTTP_READS = {"get", "request", "urlopen", "stream", "head"}
+HTTP_WRITES = {"post", "request", "stream", "put", "send"}
+
+#: What a call returns, where rules need to know (``client = await create_client(url)``).
+RETURNS: dict[str, str] = {
+    "a2a:ClientFactory.connect": "a2a:Client",
+    "a2a:ClientFactory.create": "a2a:Client",
+    "a2a:ClientFactory.create_from_url": "a2a:Client",
+    "a2a:create_client": "a2a:Client",
+    "a2a:A2AClient.get_client_from_agent_card_url": "a2a:A2AClient",
+    "a2a:A2ACardResolver.get_agent_card": "a2a:AgentCard",
+    "a2a:Client.get_card": "a2a:AgentCard",
+    "a2a:Client.get_extended_agent_card": "a2a:AgentCard",
+    "a2a:create_signature_verifier": "a2a:SignatureVerifier",
+    "crewai:fetch_agent_card": "a2a:AgentCard",
+    "crewai:afetch_agent_card": "a2a:AgentCard",
+}
+
+#: Default names of functions that freeze the contract (AC103's evidence).
+CONTRACT_CAPTURE_NAMES = ("*contract_hash*", "*card_digest*", "*contract_digest*", "freeze_contract", "capture_contract")
+
+
+def canonical(qualified: str) -> str:
+    """``a2a.client.card_resolver.A2ACardResolver.get_agent_card`` -> ``a2a:A2ACardResolver.get_agent_card``.
+
+    Module paths moved between SDK versions; class and function names did not.
+    """
+    for prefix in sorted(A2A_PACKAGES, key=len, reverse=True):
+        if qualified == prefix or qualified.startswith(prefix + "."):
+            rest = qualified[len(prefix) + 1 :].split(".") if qualified != prefix else []
+            for index, part in enumerate(rest):
+                if part[:1].isupper() or part in _FUNCTIONS:
+                    return f"{A2A_PACKAGES[prefix]}:{'.'.join(rest[index:])}"
+            return f"{A2A_PACKAGES[prefix]}:{'.'.join(rest)}"
+    return qualified
+
+
+def is_card_url(text: str) -> bool:
+    return any(path in text for path in CARD_PATHS)
+
+
+def rest_role(text: str) -> str | None:
+    for pattern, role in REST_ROLES:
+        if pattern.search(text):
+            return role
+    return None
+
+
+# --- the prefilter ---------------------------------------------------------------------
+
+
+def prefilter_tokens(api: dict[str, tuple[str, ...]]) -> tuple[bytes, ...]:
+    """Byte strings one of which any file that can yield a finding contains."""
+    tokens = {b"a2a"}  # every A2A package name contains it
+    tokens.update(name.encode() for name in RPC_ROLES)
+    tokens.update(path.encode() for path in CARD_PATHS)
+    tokens.update(name.encode() for name in CARD_PATH_CONSTANTS)
+    for patterns in api.values():
+        for pattern in patterns:
+            last = pattern.rsplit(".", 1)[-1].strip("*")
+            if last:
+                tokens.add(last.encode())
+    return tuple(sorted(tokens))
+
+
+_TOKENS_CACHE: dict[tuple, re.Pattern[bytes]] = {}
+
+
+def may_matter(data: bytes, settings: object) -> bool:
+    """Whether ``data`` can yield a finding: decided on bytes, before parsing."""
+    api = getattr(settings, "api", {}) or {}
+    key = tuple(sorted((k, tuple(v)) for k, v in api.items()))
+    pattern = _TOKENS_CACHE.get(key)
+    if pattern is None:
+        pattern = re.compile(b"|".join(re.escape(t) for t in prefilter_tokens(api)))
+        _TOKENS_CACHE[key] = pattern
+    return pattern.search(data) is not None
+
+
+# --- resolution -------------------------------------------------------------------------
+
+
+@dataclass
+class ApiModel:
+    """Types of names and roles of calls in one module."""
+
+    model: ModuleModel
+    configured: dict[str, tuple[str, ...]]
+    imports_sdk: bool = False
+    #: scope -> key -> canonical type; ``self.x`` keys live under the class name.
+    types: dict[int, dict[str, str]] = field(default_factory=dict)
+    class_types: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: scope -> variable -> roles its value carries (a JSON-RPC body, a card URL).
+    carried: dict[int, dict[str, set[str]]] = field(default_factory=dict)
+    defined: set[str] = field(default_factory=set)
+
+    def qualify(self, text: str | None, scope: Scope) -> str | None:
+        """The canonical name of a dotted expression, or None if unknown."""
+        if not text:
+            return None
+        parts = text.split(".")
+        env = self.env(scope)
+        for end in range(len(parts), 0, -1):
+            head = ".".join(parts[:end])
+            if head in env:
+                return ".".join([env[head], *parts[end:]])
+        if parts[0] in self.model.imports and parts[0] not in env:
+            return canonical(".".join([self.model.imports[parts[0]], *parts[1:]]))
+        return None
+
+    def env(self, scope: Scope) -> dict[str, str]:
+        found = dict(self.class_types.get(scope.class_name or "", {}))
+        chain = []
+        current: Scope | None = scope
+        while current is not None:
+            chain.append(current)
+            current = current.parent
+        for s in reversed(chain):
+            found.update(self.types.get(id(s), {}))
+        return found
+
+    def type_of_call(self, call: Call) -> str | None:
+        name = self.qualify(call.callee, call.scope)
+        if name is None:
+            return None
+        if name in RETURNS:
+            return RETURNS[name]
+        last = name.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+        return name if last[:1].isupper() else None
+
+
+def _configured_match(patterns: Iterable[str], *names: str | None) -> bool:
+    return any(name and fnmatch.fnmatchcase(name, pattern) for pattern in patterns for name in names)
+
+
+def _stringish(node: cst.BaseExpression, scope: Scope, api: ApiModel) -> bool:
+    """A URL rather than an AgentCard: a literal, an f-string, ``str`` parameter or ``*url*`` name."""
+    if string_value(node) is not None or isinstance(node, cst.BinaryOperation):
+        return True
+    name = node.value if isinstance(node, cst.Name) else None
+    if name is None:
+        return False
+    for param in scope.params:
+        if param.name == name and param.annotation:
+            return param.annotation == "str"
+    return any(word in name.lower() for word in ("url", "endpoint", "base", "address", "host"))
+
+
+def _first_arg(call: Call, keyword: str) -> cst.BaseExpression | None:
+    arg = call.keyword(keyword)
+    if arg is not None:
+        return arg.value
+    positional = [a for a in call.call.args if a.keyword is None and not a.star]
+    return positional[0].value if positional else None
+
+
+def _conditional_fetch(name: str, call: Call, api: ApiModel) -> bool:
+    """Calls that fetch only for some arguments (a URL rather than a card)."""
+    if name == "a2a:create_client" or name == "adk:RemoteA2aAgent":
+        keyword = "agent" if name == "a2a:create_client" else "agent_card"
+        arg = call.keyword(keyword)
+        if arg is None and name == "adk:RemoteA2aAgent":
+            positional = [a for a in call.call.args if a.keyword is None]
+            value = positional[1].value if len(positional) > 1 else None
+        else:
+            value = arg.value if arg is not None else _first_arg(call, keyword)
+        return value is not None and _stringish(value, call.scope, api)
+    if name == "fasta2a:A2AClient":
+        flag = call.keyword("fetch_card")
+        return flag is not None and isinstance(flag.value, cst.Name) and flag.value.value == "True"
+    return False
+
+
+def roles_of(call: Call, api: ApiModel) -> set[str]:
+    model = api.model
+    name = api.qualify(call.callee, call.scope)
+    call.qualified = name
+    roles: set[str] = set()
+    if name:
+        for role, patterns in QUALIFIED_ROLES.items():
+            if _configured_match(patterns, name):
+                roles.add(role)
+        if _conditional_fetch(name, call, api):
+            roles.add("card-fetch")
+    raw_name = None
+    if name is None and call.callee and call.callee.split(".")[0] in model.imports:
+        raw_name = model.imports[call.callee.split(".")[0]] + call.callee[len(call.callee.split(".")[0]) :]
+    for role, patterns in api.configured.items():
+        if _configured_match(patterns, name, raw_name, call.callee):
+            roles.add(role)
+    if "contract-capture" not in api.configured and _configured_match(CONTRACT_CAPTURE_NAMES, call.method):
+        roles.add("contract-capture")
+    if not roles and name is None and model.is_a2a and call.method in METHOD_ROLES:
+        defined_here = call.method in api.defined and (call.receiver in (None, "self", "cls"))
+        if not defined_here and (call.method not in _SDK_ONLY_METHODS or api.imports_sdk):
+            roles.add(METHOD_ROLES[call.method])
+    roles |= _wire_roles(call, api)
+    return roles
+
+
+def _wire_roles(call: Call, api: ApiModel) -> set[str]:
+    """Roles from what a call puts on the wire: JSON-RPC methods, REST and card paths."""
+    roles: set[str] = set()
+    args = call.args
+    nested_strings = {s for inner in args.calls for s in inner.args.strings}
+    nested_methods = {m for inner in args.calls for m in inner.args.rpc_methods}
+    own_strings = [s for s in args.strings if s not in nested_strings]
+    for text in own_strings:
+        if "/" in text and RPC_ROLES.get(text):
+            roles.add(RPC_ROLES[text])
+        role = rest_role(text)
+        if role:
+            roles.add(role)
+    for method in args.rpc_methods - nested_methods:
+        if method in RPC_ROLES:
+            roles.add(RPC_ROLES[method])
+    if call.method in HTTP_READS and (
+        any(is_card_url(s) for s in own_strings) or any(k in CARD_PATH_CONSTANTS for k in args.names)
+    ):
+        roles.add("card-fetch")
+    carried = api.carried.get(id(call.scope), {})
+    for name in args.names:
+        for role in carried.get(name, ()):
+            if role == "card-url" and call.method in HTTP_READS:
+                roles.add("card-fetch")
+            elif role != "card-url" and call.method in HTTP_WRITES:
+                roles.add(role)
+    return roles
+
+
+def _carried_roles(value_strings: list[str], value_methods: set[str], names: set[str]) -> set[str]:
+    roles = set()
+    for text in value_strings:
+        if is_card_url(text):
+            roles.add("card-url")
+        if "/" in text and text in RPC_ROLES:
+            roles.add(RPC_ROLES[text])
+        role = rest_role(text)
+        if role:
+            roles.add(role)
+    roles.update(RPC_ROLES[m] for m in value_methods if m in RPC_ROLES)
+    if names & set(CARD_PATH_CONSTANTS):
+        roles.add("card-url")
+    return roles
+
+
+def _is_a2a(model: ModuleModel, configured: dict[str, tuple[str, ...]]) -> bool:
+    for qualified in model.imports.values():
+        if canonical(qualified) != qualified:
+            return True
+        if any(_configured_match(patterns, qualified) for patterns in configured.values()):
+            return True
+    if any("/" in s and s in RPC_ROLES for s in model.strings) or model.rpc_methods & RPC_ROLES.keys():
+        return True
+    return any(is_card_url(s) for s in model.strings)
+
+
+def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None = None) -> ApiModel:
+    """Resolve types and roles for every call in ``model``."""
+    configured = dict(configured or {})
+    api = ApiModel(model, configured)
+    model.api = api
+    model.is_a2a = _is_a2a(model, configured)
+    api.imports_sdk = any(q == "a2a" or q.startswith("a2a.") for q in model.imports.values())
+    api.defined = {s.name for s in model.scopes if s.is_function}
+    for scope in model.scopes:
+        types = api.types.setdefault(id(scope), {})
+        for param in scope.params:
+            if param.annotation:
+                qualified = api.qualify(param.annotation, scope.parent or scope)
+                if qualified:
+                    types[param.name] = qualified
+        carried = api.carried.setdefault(id(scope), {})
+        for bind in scope.binds:
+            value_roles = _carried_roles(bind.value.strings, bind.value.rpc_methods, bind.value.names)
+            value_roles |= {r for name in bind.value.names for r in carried.get(name, ())}
+            for target in bind.targets:
+                if value_roles:
+                    carried.setdefault(target, set()).update(value_roles)
+            value = bind.value.node
+            inner = value.expression if isinstance(value, cst.Await) else value
+            call = next((c for c in bind.value.calls if c.node is inner), None)
+            if call is None or len(bind.targets) != 1:
+                continue
+            bound = api.type_of_call(call)
+            if bound:
+                target = bind.targets[0]
+                if target.startswith("self.") and scope.class_name:
+                    api.class_types.setdefault(scope.class_name, {})[target] = bound
+                else:
+                    types[target] = bound
+    for scope in model.scopes:
+        for call in scope.calls:
+            call.roles = roles_of(call, api)
+    return api

@@ -1,0 +1,224 @@
+"""The ``a2alint`` command: ``check``, ``rule``, ``clean`` (and ``server`` with the lsp extra)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from a2alint import __version__, reporters
+from a2alint.cache import Cache, clean as clean_cache
+from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
+from a2alint.diagnostics import Diagnostic
+from a2alint.discovery import discover
+from a2alint.fixes import StaleFileError, write_atomically
+from a2alint.registry import load_rules
+from a2alint.runner import FileResult, Linter, read_and_check
+
+
+def _codes(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``--select AC1,AC2 --select AC3`` -> ``("AC1", "AC2", "AC3")``."""
+    if not values:
+        return None
+    return tuple(code.strip().upper() if code.strip().upper() != "ALL" else "ALL" for v in values for code in v.split(",") if code.strip())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="a2alint", message="%(prog)s %(version)s")
+def main() -> None:
+    """a2alint: find A2A client code that re-fetches Agent Cards after submission, cancels on
+    skill absence, sends without freezing the card's contract, or lets a card decide task state."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's), e.g. AC1,AC201, or ALL.")
+@click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--preview/--no-preview", default=None, help="Also run rules marked preview.")
+@click.option("--format", "output_format", type=click.Choice(reporters.FORMATS), default="text", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False, writable=True), help="Write the report here instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Print a count per rule code instead of each finding.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also apply unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write .a2alint_cache/.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Use this config file for every path.")
+@click.option("--isolated", is_flag=True, help="Ignore every config file.")
+@click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
+@click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
+@click.option("--extend-exclude", multiple=True, help="More glob patterns to exclude.")
+@click.option("--report-unused-noqa", is_flag=True, help="Report '# noqa' codes that suppressed nothing (AC001).")
+@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors.")
+def check(
+    paths: tuple[str, ...],
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    preview: bool | None,
+    output_format: str,
+    output_file: str | None,
+    statistics: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    exit_zero: bool,
+    quiet: bool,
+    no_cache: bool,
+    config_file: str | None,
+    isolated: bool,
+    stdin_filename: str | None,
+    force_exclude: bool,
+    extend_exclude: tuple[str, ...],
+    report_unused_noqa: bool,
+    verbose: bool,
+) -> None:
+    """Check PATHS (files or directories; default '.'; '-' reads stdin)."""
+    registry = load_rules()
+    overrides = Overrides(
+        layer=Layer(select=_codes(select), extend_select=_codes(extend_select) or (), ignore=_codes(ignore) or ()),
+        preview=preview,
+        extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
+    )
+    cwd = Path.cwd()
+    try:
+        resolver = SettingsResolver(registry, overrides, Path(config_file) if config_file else None, isolated, cwd)
+        # Unknown selectors on the command line are a usage error, before any file is read.
+        resolver.for_path(cwd).enabled_codes(registry)
+    except SelectionError as error:
+        raise click.UsageError(str(error)) from None
+    except ConfigError as error:
+        _fail(str(error))
+    fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
+    linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
+    cache = None if no_cache or fix_mode else Cache(cwd)
+
+    results: list[FileResult] = []
+    problems = []
+    try:
+        if paths == ("-",):
+            results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode))
+            files = 1
+        else:
+            found, problems = discover(list(paths) or ["."], resolver, force_exclude)
+            files = len(found)
+            for display, path in found:
+                results.append(read_and_check(linter, display, path, resolver.for_path(path), fix_mode, cache))
+    except ConfigError as error:
+        _fail(str(error))
+
+    for problem in problems:
+        click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)
+    errors = [e for r in results for e in r.errors]
+    for error in errors:
+        click.echo(f"a2alint: {error}", err=True)
+
+    fixed_count = 0
+    if fix_mode:
+        fixed_count = _apply(results, paths == ("-",), diff)
+    diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
+
+    stream = open(output_file, "w", encoding="utf-8") if output_file else None
+    out = stream or (sys.stderr if paths == ("-",) and fix and not diff else sys.stdout)
+    try:
+        if statistics:
+            reporters.write_statistics(diagnostics, out, output_format)
+        elif not (diff and output_format == "text"):
+            reporters.write(
+                output_format, diagnostics, out, files=files, registry=registry, cwd=cwd, fixed=fixed_count, quiet=quiet
+            )
+    finally:
+        if stream:
+            stream.close()
+    if errors:
+        sys.exit(2)
+    if diff:
+        sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
+    sys.exit(1 if diagnostics and not exit_zero else 0)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"a2alint: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _check_stdin(linter: Linter, resolver: SettingsResolver, stdin_filename: str | None, fix_mode: str | None) -> FileResult:
+    data = sys.stdin.buffer.read()
+    display = stdin_filename or "-"
+    path = Path(stdin_filename) if stdin_filename else Path.cwd() / "-"
+    return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
+
+
+def _apply(results: list[FileResult], stdin: bool, diff: bool) -> int:
+    """Write (or, with --diff, print) every fixed file; the number of findings fixed."""
+    fixed = 0
+    for result in results:
+        if result.fixed is None:
+            if stdin and not diff and result.original is not None:
+                sys.stdout.write(result.original)
+            continue
+        if diff:
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    (result.original or "").splitlines(keepends=True),
+                    result.fixed.splitlines(keepends=True),
+                    fromfile=f"a/{result.display}",
+                    tofile=f"b/{result.display}",
+                )
+            )
+        elif stdin:
+            sys.stdout.write(result.fixed)
+        else:
+            try:
+                write_atomically(Path(result.display).resolve(), result.fixed, result.encoding, result.data)
+            except StaleFileError:
+                click.echo(f"a2alint: {result.display}: changed on disk while checking; not fixed", err=True)
+                continue
+            except OSError as error:
+                click.echo(f"a2alint: {result.display}: cannot write the fix: {error.strerror}", err=True)
+                continue
+        fixed += result.fixes_applied
+    return fixed
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule(code: str | None, show_all: bool, output_format: str) -> None:
+    """Print the documentation of rule CODE, or list every rule with --all."""
+    registry = load_rules()
+    if show_all or code is None:
+        rows = [
+            {"code": r.code, "name": r.name, "severity": r.severity, "preview": r.preview, "summary": r.summary()}
+            for r in registry.values()
+        ]
+        if output_format == "json":
+            click.echo(json.dumps(rows, indent=2))
+            return
+        for row in rows:
+            flag = " (preview)" if row["preview"] else ""
+            click.echo(f"{row['code']}  {row['name']:<34} {row['severity']:<8}{flag}  {row['summary']}")
+        return
+    found = registry.get(code.upper())
+    if found is None:
+        raise click.UsageError(f"unknown rule code: {code}")
+    if output_format == "json":
+        click.echo(json.dumps({"code": found.code, "name": found.name, "severity": found.severity,
+                               "preview": found.preview, "summary": found.summary(), "documentation": found.documentation()}, indent=2))
+        return
+    flags = ", preview" if found.preview else ""
+    click.echo(f"# {found.code} {found.name} ({found.severity}{flags})\n")
+    click.echo(found.documentation())
+
+
+@main.command()
+def clean() -> None:
+    """Remove the .a2alint_cache/ folder of the current directory."""
+    removed = clean_cache(Path.cwd())
+    click.echo("Removed .a2alint_cache/" if removed else "No .a2alint_cache/ here")

@@ -1,0 +1,347 @@
+"""Settings: defaults, ``[tool.a2alint]`` files and command-line overrides.
+
+Precedence is command line over the nearest config file over defaults. The
+nearest config of a file is the first of ``.a2alint.toml``, ``a2alint.toml``
+or a ``pyproject.toml`` with a ``[tool.a2alint]`` table, looking upward from
+the file's directory. A bad file is a :class:`ConfigError` naming the file,
+the key and what was expected; the command line turns it into exit 2.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+CONFIG_NAMES = (".a2alint.toml", "a2alint.toml", "pyproject.toml")
+ROLES = ("card-fetch", "send", "get-task", "cancel", "subscribe", "verify-signature", "contract-capture")
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
+    ".pants.d", ".pytest_cache", ".pytype", ".ruff_cache", ".a2alint_cache", ".svn", ".tox",
+    ".venv", ".vscode", "__pypackages__", "__pycache__", "_build", "buck-out", "build", "dist",
+    "node_modules", "site-packages", "venv",
+)
+
+
+class ConfigError(Exception):
+    """A configuration problem the user must fix; printed without a traceback."""
+
+
+class SelectionError(ConfigError):
+    """Rule selectors that name no rule."""
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One source of rule selection: the config file or the command line."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    root: Path
+    config_path: Path | None = None
+    layers: tuple[Layer, ...] = (Layer(select=("AC",)),)
+    preview: bool = False
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    extend_include: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
+    api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+
+    # -- rule selection --
+    def enabled_codes(self, registry: dict[str, type]) -> frozenset[str]:
+        """Codes that run, by ruff's rules: later layers win, the more specific selector wins."""
+        for layer in self.layers:
+            for selector in (*(layer.select or ()), *layer.extend_select, *layer.ignore):
+                check_selector(selector, registry)
+        enabled: set[str] = set()
+        for layer in self.layers:
+            positives = (*(layer.select or ()), *layer.extend_select)
+            base = set() if layer.select is not None else set(enabled)
+            for code, rule in registry.items():
+                plus = _best_match(code, positives)
+                minus = _best_match(code, layer.ignore)
+                explicit = code in positives
+                if minus >= 0 and minus >= plus:
+                    base.discard(code)
+                elif plus >= 0 and (explicit or not _needs_explicit(rule, self.preview)):
+                    base.add(code)
+            enabled = base
+        return frozenset(enabled)
+
+    def ignored_for(self, path: Path) -> set[str]:
+        """Codes that ``per-file-ignores`` switches off for ``path``."""
+        codes: set[str] = set()
+        for pattern, selectors in self.per_file_ignores:
+            if matches(path, pattern, self.root):
+                codes.update(selectors)
+        return codes
+
+    def is_excluded(self, path: Path) -> bool:
+        return any(matches(path, p, self.root) for p in (*self.exclude, *self.extend_exclude))
+
+    def is_excluded_with_parents(self, path: Path) -> bool:
+        """For a path named on the command line: excluded itself or below an excluded folder."""
+        absolute = path.resolve()
+        inside = [absolute, *(p for p in absolute.parents if p.is_relative_to(self.root.resolve()) and p != self.root.resolve())]
+        return any(self.is_excluded(p) for p in inside)
+
+    def with_overrides(self, overrides: "Overrides") -> "Settings":
+        changes: dict[str, Any] = {}
+        if overrides.layer != Layer():
+            changes["layers"] = (*self.layers, overrides.layer)
+        if overrides.preview is not None:
+            changes["preview"] = overrides.preview
+        if overrides.extend_exclude:
+            changes["extend_exclude"] = (*self.extend_exclude, *overrides.extend_exclude)
+        return replace(self, **changes) if changes else self
+
+    def fingerprint(self, enabled: Iterable[str]) -> str:
+        """What changes the findings of a file: for the cache key."""
+        data = {
+            "enabled": sorted(enabled),
+            "preview": self.preview,
+            "per_file_ignores": self.per_file_ignores,
+            "rules": self.rule_options,
+            "api": self.api,
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line says about settings."""
+
+    layer: Layer = Layer()
+    preview: bool | None = None
+    extend_exclude: tuple[str, ...] = ()
+
+
+def _needs_explicit(rule: type, preview: bool) -> bool:
+    return bool(getattr(rule, "opt_in", False)) or (bool(getattr(rule, "preview", False)) and not preview)
+
+
+def _best_match(code: str, selectors: Iterable[str]) -> int:
+    """Length of the most specific selector matching ``code`` (``ALL`` is 0), or -1."""
+    best = -1
+    for selector in selectors:
+        if selector == "ALL":
+            best = max(best, 0)
+        elif code.startswith(selector):
+            best = max(best, len(selector))
+    return best
+
+
+def check_selector(selector: str, registry: dict[str, type]) -> None:
+    if selector != "ALL" and not any(code.startswith(selector) for code in registry):
+        raise SelectionError(f"unknown rule selector: {selector}")
+
+
+def matches(path: Path, pattern: str, root: Path) -> bool:
+    """Glob ``pattern`` against ``path``: its base name, or with a ``/``, its path from ``root``."""
+    pattern = pattern.rstrip("/")
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.name, pattern)
+    try:
+        relative = path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        relative = path.as_posix()
+    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, pattern + "/*")
+
+
+# --- reading files -------------------------------------------------------------------
+
+_KEYS: dict[str, str] = {
+    "select": "a list of rule codes or prefixes",
+    "extend-select": "a list of rule codes or prefixes",
+    "ignore": "a list of rule codes or prefixes",
+    "preview": "true or false",
+    "exclude": "a list of glob patterns",
+    "extend-exclude": "a list of glob patterns",
+    "extend-include": "a list of glob patterns",
+    "respect-gitignore": "true or false",
+    "per-file-ignores": "a table of glob pattern = list of rule codes",
+    "rules": "a table of [tool.a2alint.rules.CODE] option tables",
+    "api": "a table of role = list of qualified-name patterns",
+}
+
+
+def _table(path: Path) -> dict[str, Any] | None:
+    """The a2alint table of a config file, or None if it has none."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        return tool.get("a2alint") if isinstance(tool, dict) else None
+    return data  # a2alint.toml holds the settings at its top level, like ruff.toml
+
+
+def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: key '{key}': expected {_KEYS.get(key, 'a list of strings')}, got {value!r}")
+    return tuple(value)
+
+
+def _bool(path: Path, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{path}: key '{key}': expected true or false, got {value!r}")
+    return value
+
+
+def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, type]) -> Settings:
+    """Validate ``table`` (from ``path``) into Settings; every problem names its key."""
+    for key in table:
+        if key not in _KEYS:
+            raise ConfigError(f"{path}: unknown key '{key}' in [tool.a2alint]; expected one of: {', '.join(_KEYS)}")
+    layer = Layer(
+        select=_string_list(path, "select", table["select"]) if "select" in table else None,
+        extend_select=_string_list(path, "extend-select", table.get("extend-select", [])),
+        ignore=_string_list(path, "ignore", table.get("ignore", [])),
+    )
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{path}: key 'per-file-ignores': expected {_KEYS['per-file-ignores']}")
+    per_file_ignores = tuple(
+        (glob, _string_list(path, f"per-file-ignores.{glob}", codes)) for glob, codes in per_file.items()
+    )
+    selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
+    selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
+    for key, values in selectors:
+        for selector in values:
+            try:
+                check_selector(selector, registry)
+            except SelectionError as error:
+                raise ConfigError(f"{path}: key '{key}': {error}") from None
+    return Settings(
+        root=path.parent,
+        config_path=path,
+        layers=(Layer(select=("AC",)), layer),
+        preview=_bool(path, "preview", table.get("preview", False)),
+        exclude=_string_list(path, "exclude", table["exclude"]) if "exclude" in table else DEFAULT_EXCLUDE,
+        extend_exclude=_string_list(path, "extend-exclude", table.get("extend-exclude", [])),
+        extend_include=_string_list(path, "extend-include", table.get("extend-include", [])),
+        respect_gitignore=_bool(path, "respect-gitignore", table.get("respect-gitignore", True)),
+        per_file_ignores=per_file_ignores,
+        rule_options=_rule_options(path, table.get("rules", {}), registry),
+        api=_api(path, table.get("api", {})),
+    )
+
+
+def _rule_options(path: Path, rules: Any, registry: dict[str, type]) -> dict[str, dict[str, Any]]:
+    if not isinstance(rules, dict):
+        raise ConfigError(f"{path}: key 'rules': expected {_KEYS['rules']}")
+    result: dict[str, dict[str, Any]] = {}
+    for code, options in rules.items():
+        rule = registry.get(code)
+        if rule is None:
+            raise ConfigError(f"{path}: key 'rules.{code}': unknown rule code")
+        if not isinstance(options, dict):
+            raise ConfigError(f"{path}: key 'rules.{code}': expected a table of options")
+        for name, value in options.items():
+            if name not in rule.options:
+                known = ", ".join(rule.options) or "none"
+                raise ConfigError(f"{path}: key 'rules.{code}.{name}': unknown option (options of {code}: {known})")
+            default = rule.options[name]
+            if type(value) is not type(default):
+                raise ConfigError(
+                    f"{path}: key 'rules.{code}.{name}': expected {type(default).__name__}, got {value!r}"
+                )
+        result[code] = dict(options)
+    return result
+
+
+def _api(path: Path, api: Any) -> dict[str, tuple[str, ...]]:
+    if not isinstance(api, dict):
+        raise ConfigError(f"{path}: key 'api': expected {_KEYS['api']}")
+    for role in api:
+        if role not in ROLES:
+            raise ConfigError(f"{path}: key 'api.{role}': unknown role; expected one of: {', '.join(ROLES)}")
+    return {role: _string_list(path, f"api.{role}", names) for role, names in api.items()}
+
+
+def find_config(directory: Path) -> Path | None:
+    """The nearest config file at or above ``directory`` that configures a2alint."""
+    for folder in (directory, *directory.parents):
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file() and (name != "pyproject.toml" or _has_a2alint_table(candidate)):
+                return candidate
+    return None
+
+
+def _has_a2alint_table(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return "[tool.a2alint" in text or "tool.a2alint" in text
+
+
+class SettingsResolver:
+    """Settings for each checked path: one config file read once, overrides applied."""
+
+    def __init__(
+        self,
+        registry: dict[str, type],
+        overrides: Overrides = Overrides(),
+        config: Path | None = None,
+        isolated: bool = False,
+        cwd: Path | None = None,
+    ) -> None:
+        self.registry = registry
+        self.overrides = overrides
+        self.isolated = isolated
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self.fixed: Settings | None = None
+        if isolated:
+            self.fixed = Settings(root=self.cwd).with_overrides(overrides)
+        elif config is not None:
+            self.fixed = self.load(config.resolve())
+        self._by_file: dict[Path, Settings] = {}
+        self._by_dir = lru_cache(maxsize=None)(self._for_directory)
+
+    def load(self, path: Path) -> Settings:
+        if not path.is_file():
+            raise ConfigError(f"{path}: config file not found")
+        table = _table(path)
+        if table is None:
+            table = {}
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.a2alint] must be a table")
+        return settings_from_table(path, table, self.registry).with_overrides(self.overrides)
+
+    def _for_directory(self, directory: Path) -> Settings:
+        config = find_config(directory)
+        if config is None:
+            return Settings(root=self.cwd).with_overrides(self.overrides)
+        if config not in self._by_file:
+            self._by_file[config] = self.load(config)
+        return self._by_file[config]
+
+    def for_path(self, path: Path) -> Settings:
+        """Settings that govern ``path`` (a file or a directory)."""
+        if self.fixed is not None:
+            return self.fixed
+        absolute = path if path.is_absolute() else self.cwd / path
+        directory = absolute if absolute.is_dir() else absolute.parent
+        return self._by_dir(directory.resolve())

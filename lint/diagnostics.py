@@ -1,0 +1,128 @@
+"""What a run reports: diagnostics, their fixes and related locations.
+
+Positions are 1-based lines and columns, end-exclusive, so every reporter
+prints what the user's editor shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+Applicability = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between ``start`` and ``end`` with ``content``."""
+
+    start: Position
+    end: Position
+    content: str
+
+    def to_json(self) -> dict:
+        return {
+            "content": self.content,
+            "location": {"row": self.start.line, "column": self.start.column},
+            "end_location": {"row": self.end.line, "column": self.end.column},
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    edits: tuple[Edit, ...]
+    description: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "applicability": self.applicability,
+            "message": self.description,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that explains a finding: the send, the guard, the fetch."""
+
+    path: str
+    line: int
+    column: int
+    label: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "label": self.label}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    rule: str
+    severity: Severity
+    message: str
+    suggestion: str | None = None
+    fix: Fix | None = None
+    related: tuple[Related, ...] = field(default=())
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "rule": self.rule,
+            "severity": self.severity,
+            "message": self.message,
+            "suggestion": self.suggestion,
+            "fix": self.fix.to_json() if self.fix else None,
+            "related": [r.to_json() for r in self.related],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Diagnostic":
+        fix = None
+        if data.get("fix"):
+            fix = Fix(
+                applicability=data["fix"]["applicability"],
+                description=data["fix"].get("message", ""),
+                edits=tuple(
+                    Edit(
+                        Position(e["location"]["row"], e["location"]["column"]),
+                        Position(e["end_location"]["row"], e["end_location"]["column"]),
+                        e["content"],
+                    )
+                    for e in data["fix"]["edits"]
+                ),
+            )
+        return cls(
+            path=data["path"],
+            line=data["line"],
+            column=data["column"],
+            end_line=data["end_line"],
+            end_column=data["end_column"],
+            code=data["code"],
+            rule=data["rule"],
+            severity=data["severity"],
+            message=data["message"],
+            suggestion=data.get("suggestion"),
+            fix=fix,
+            related=tuple(Related(**r) for r in data.get("related", ())),
+        )

@@ -1,0 +1,152 @@
+"""Which files a run checks.
+
+Directories are walked for ``*.py`` (plus ``extend-include`` globs), skipping
+the default excludes, ``exclude`` / ``extend-exclude``, virtualenvs and what
+``.gitignore`` files inside a git work tree ignore. Files named on the command
+line are always checked unless ``--force-exclude`` is given and they are
+excluded (pre-commit passes every changed file by name).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pathspec
+
+from a2alint.config import Settings, SettingsResolver
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A path that could not be walked; reported, never fatal."""
+
+    path: str
+    message: str
+
+
+def _gitignore(directory: Path) -> pathspec.PathSpec | None:
+    ignore_file = directory / ".gitignore"
+    try:
+        lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+
+
+def _git_root(directory: Path) -> Path | None:
+    for folder in (directory, *directory.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+class _Ignores:
+    """The ``.gitignore`` files that apply to a directory, from the work tree's root down."""
+
+    def __init__(self) -> None:
+        self.cache: dict[Path, list[tuple[Path, pathspec.PathSpec]]] = {}
+
+    def specs(self, directory: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+        if directory in self.cache:
+            return self.cache[directory]
+        root = _git_root(directory)
+        if root is None:
+            specs: list[tuple[Path, pathspec.PathSpec]] = []
+        else:
+            parent = [] if directory == root else self.specs(directory.parent)
+            own = _gitignore(directory)
+            specs = parent + ([(directory, own)] if own else [])
+        self.cache[directory] = specs
+        return specs
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        for base, spec in self.specs(path.parent):
+            relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+            if spec.match_file(relative):
+                return True
+        return False
+
+
+def _is_virtualenv(directory: Path) -> bool:
+    return (directory / "pyvenv.cfg").is_file()
+
+
+def _wanted(name: str, settings: Settings) -> bool:
+    return name.endswith(".py") or any(fnmatch.fnmatchcase(name, glob) for glob in settings.extend_include)
+
+
+def discover(
+    paths: list[str], resolver: SettingsResolver, force_exclude: bool = False
+) -> tuple[list[tuple[str, Path]], list[Problem]]:
+    """``(display path, absolute path)`` of every file to check, in a stable order."""
+    found: list[tuple[str, Path]] = []
+    problems: list[Problem] = []
+    ignores = _Ignores()
+    seen: set[Path] = set()
+
+    def add(display: str, path: Path) -> None:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.append((display, path))
+
+    for given in paths:
+        path = Path(given)
+        absolute = path if path.is_absolute() else resolver.cwd / path
+        if absolute.is_dir():
+            for display, file in _walk(given, absolute, resolver, ignores, problems):
+                add(display, file)
+        elif absolute.exists() or absolute.is_symlink():
+            settings = resolver.for_path(absolute)
+            if force_exclude and (settings.is_excluded_with_parents(absolute) or _gitignored(absolute, settings, ignores)):
+                continue
+            add(given, absolute)
+        else:
+            problems.append(Problem(given, "no such file or directory"))
+    return found, problems
+
+
+def _gitignored(path: Path, settings: Settings, ignores: _Ignores) -> bool:
+    return settings.respect_gitignore and ignores.ignored(path.resolve(), path.is_dir())
+
+
+def _walk(
+    display_root: str, root: Path, resolver: SettingsResolver, ignores: _Ignores, problems: list[Problem]
+) -> Iterator[tuple[str, Path]]:
+    stack = [(display_root, root)]
+    visited: set[tuple[int, int]] = set()
+    while stack:
+        display_dir, directory = stack.pop()
+        try:
+            info = directory.stat()
+            if (info.st_dev, info.st_ino) in visited:  # a symlink loop
+                continue
+            visited.add((info.st_dev, info.st_ino))
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as error:
+            problems.append(Problem(display_dir, f"cannot read directory: {error.strerror or error}"))
+            continue
+        settings = resolver.for_path(directory)
+        subdirs = []
+        for entry in entries:
+            path = Path(entry.path)
+            display = os.path.join(display_dir, entry.name) if display_dir != "." else entry.name
+            try:
+                is_dir = entry.is_dir()
+                is_file = entry.is_file()
+            except OSError:
+                continue
+            if settings.is_excluded(path) or (settings.respect_gitignore and ignores.ignored(path, is_dir)):
+                continue
+            if is_dir:
+                if not _is_virtualenv(path):
+                    subdirs.append((display, path))
+            elif is_file and _wanted(entry.name, settings):
+                yield display, path
+            elif entry.is_symlink() and not path.exists() and _wanted(entry.name, settings):
+                problems.append(Problem(display, "broken symbolic link"))
+        stack.extend(reversed(subdirs))

@@ -1,0 +1,106 @@
+"""The rule API: one small class per rule, Fixit style.
+
+A rule declares its code, name, severity, documentation (the class docstring,
+printed by ``a2alint rule CODE``) and its own ``VALID`` / ``INVALID`` examples,
+which the test suite runs. It implements ``check(model)``: the engine parses
+each file once, builds one :class:`~a2alint.model.ModuleModel` in one
+traversal, and every enabled rule asks that model its questions.
+
+In ``INVALID`` examples, a line that must be reported ends with
+``# expect: CODE``; a rule with a fix may give the fixed source as
+``Invalid(source, fixed=...)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Union
+
+import libcst as cst
+
+from a2alint.diagnostics import Applicability, Severity
+
+if TYPE_CHECKING:
+    from a2alint.model import ModuleModel
+
+
+@dataclass(frozen=True)
+class Invalid:
+    source: str
+    fixed: str | None = None
+    unsafe_fixes: bool = False
+
+
+Example = Union[str, Invalid]
+
+
+@dataclass(frozen=True)
+class Replace:
+    """A fix that replaces ``old`` with ``new`` (both nodes of the checked module)."""
+
+    old: cst.CSTNode
+    new: cst.CSTNode
+    applicability: Applicability = "safe"
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Note:
+    """A related location: ``node`` in this file, explained by ``label``."""
+
+    node: cst.CSTNode
+    label: str
+
+
+@dataclass
+class Report:
+    node: cst.CSTNode
+    message: str
+    suggestion: str | None
+    fix: Replace | None
+    notes: tuple[Note, ...]
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = "warning"
+    preview: ClassVar[bool] = False
+    #: Options a user may set under ``[tool.a2alint.rules.CODE]``, with defaults.
+    options: ClassVar[dict[str, Any]] = {}
+    #: Whether the engine emits this code itself (syntax errors, unused noqa).
+    engine: ClassVar[bool] = False
+    #: Whether the rule only applies to modules that are A2A client code.
+    requires_a2a: ClassVar[bool] = True
+    #: Whether the rule runs only when its exact code is selected.
+    opt_in: ClassVar[bool] = False
+    VALID: ClassVar[list[str]] = []
+    INVALID: ClassVar[list[Example]] = []
+
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        self.config = {**self.options, **(options or {})}
+        self.reports: list[Report] = []
+
+    @classmethod
+    def summary(cls) -> str:
+        return (cls.__doc__ or "").strip().splitlines()[0]
+
+    @classmethod
+    def documentation(cls) -> str:
+        import inspect
+
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    def check(self, model: "ModuleModel") -> None:
+        """Report this rule's findings in ``model`` (engine codes have none)."""
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        suggestion: str | None = None,
+        fix: Replace | None = None,
+        notes: Iterable[Note] = (),
+    ) -> None:
+        self.reports.append(Report(node, message, suggestion, fix, tuple(notes)))

@@ -1,0 +1,293 @@
+"""Checking one file: read, prefilter, parse once, build the model, run the rules.
+
+Everything a file can do wrong (unreadable, binary, not UTF-8, too large, a
+syntax error, nesting too deep for the parser) becomes one ``AC000``
+diagnostic; a rule that crashes becomes an internal error for that rule and
+file while the other rules and files go on.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from a2alint import apimodel
+from a2alint.config import Settings
+from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
+from a2alint.fixes import apply_edits, parses, select_fixes
+from a2alint.model import build_model
+from a2alint.rule import Rule
+from a2alint.suppressions import SKIP_FILE, find_noqa
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_FIX_PASSES = 10
+UNPARSABLE = "AC000"
+UNUSED_NOQA = "AC001"
+
+
+@dataclass
+class FileResult:
+    display: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Internal errors (a crashing rule); they make the run exit 2.
+    errors: list[str] = field(default_factory=list)
+    original: str | None = None
+    fixed: str | None = None  # the text after fixes, when they changed it
+    encoding: str = "utf-8"
+    data: bytes = b""
+    fixes_applied: int = 0
+
+
+class Linter:
+    """Lints files and source text under the settings each path resolves to."""
+
+    def __init__(
+        self,
+        registry: dict[str, type[Rule]],
+        *,
+        report_unused_noqa: bool = False,
+        prefilter: bool = True,
+        verbose: bool = False,
+    ) -> None:
+        self.registry = registry
+        self.report_unused_noqa = report_unused_noqa
+        self.prefilter = prefilter
+        self.verbose = verbose
+        self._enabled: dict[int, frozenset[str]] = {}
+
+    def enabled(self, settings: Settings, path: Path | None = None) -> frozenset[str]:
+        key = id(settings)
+        if key not in self._enabled:
+            codes = set(settings.enabled_codes(self.registry))
+            if self.report_unused_noqa:
+                codes.add(UNUSED_NOQA)
+            self._enabled[key] = frozenset(codes)
+        codes = self._enabled[key]
+        if path is not None:
+            ignored = settings.ignored_for(path)
+            if ignored:
+                codes = frozenset(c for c in codes if not any(s == "ALL" or c.startswith(s) for s in ignored))
+        return codes
+
+    # -- one file --
+    def check_bytes(
+        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None
+    ) -> FileResult:
+        """Lint ``data`` (the bytes of ``path``); ``fix`` is ``None``, ``"safe"`` or ``"unsafe"``."""
+        result = FileResult(display, data=data)
+        enabled = self.enabled(settings, path)
+        if SKIP_FILE.search(data):
+            return result
+        if b"\x00" in data:
+            return self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
+        if len(data) > MAX_BYTES:
+            size = len(data) / 1024 / 1024
+            return self._unparsable(result, enabled, 1, 1, f"file is too large to check ({size:.1f} MiB)")
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            text = data.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+            line = data[: getattr(error, "start", 0)].count(b"\n") + 1
+            reason = getattr(error, "reason", None) or str(error)
+            return self._unparsable(result, enabled, line, 1, f"cannot decode the file: {reason}")
+        result.encoding, result.original = encoding, text
+        if self.prefilter and not apimodel.may_matter(data, settings):
+            return result
+        result.diagnostics, result.errors = self.lint_text(text, display, settings, enabled)
+        if fix and any(d.fix for d in result.diagnostics):
+            self._fix(result, settings, enabled, unsafe=fix == "unsafe")
+        return result
+
+    def _unparsable(self, result: FileResult, enabled: frozenset[str], line: int, column: int, message: str) -> FileResult:
+        if UNPARSABLE in enabled:
+            result.diagnostics.append(self._engine_diagnostic(UNPARSABLE, result.display, line, column, message))
+        return result
+
+    def _engine_diagnostic(self, code: str, display: str, line: int, column: int, message: str, end: int | None = None) -> Diagnostic:
+        rule = self.registry[code]
+        return Diagnostic(
+            display, line, column, line, end or column, code, rule.name, rule.severity, message,
+            suggestion=getattr(rule, "suggestion", None),
+        )
+
+    def _fix(self, result: FileResult, settings: Settings, enabled: frozenset[str], unsafe: bool) -> None:
+        text = result.original or ""
+        diagnostics = result.diagnostics
+        for _ in range(MAX_FIX_PASSES):
+            chosen = select_fixes(diagnostics, unsafe)
+            if not chosen:
+                break
+            candidate = apply_edits(text, [edit for d in chosen for edit in d.fix.edits])  # type: ignore[union-attr]
+            if candidate == text or not parses(candidate):
+                break
+            text = candidate
+            result.fixes_applied += len(chosen)
+            diagnostics, result.errors = self.lint_text(text, result.display, settings, enabled)
+        if text != result.original:
+            result.fixed = text
+            result.diagnostics = diagnostics
+
+    # -- source text --
+    def lint_text(
+        self, text: str, display: str, settings: Settings, enabled: frozenset[str]
+    ) -> tuple[list[Diagnostic], list[str]]:
+        """Diagnostics for ``text`` after suppressions, and internal errors."""
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            line, column = _syntax_error_position(text, error)
+            message = f"syntax error: {error.message}"
+            return self._unparsable(FileResult(display), enabled, line, column, message).diagnostics, []
+        except RecursionError:
+            return self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to parse").diagnostics, []
+        except Exception as error:  # the native parser's other refusals
+            return self._unparsable(FileResult(display), enabled, 1, 1, f"cannot parse: {error}").diagnostics, []
+        try:
+            model = build_model(module, display)
+            apimodel.annotate(model, settings.api)
+        except RecursionError:
+            return self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to analyse").diagnostics, []
+        reports = []
+        errors = []
+        for code in sorted(enabled):
+            rule_class = self.registry[code]
+            if rule_class.engine or (rule_class.requires_a2a and not model.is_a2a):
+                continue
+            rule = rule_class(settings.rule_options.get(code))
+            try:
+                rule.check(model)
+            except Exception as error:
+                detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
+                errors.append(
+                    f"internal error in {code} ({rule_class.name}) on {display}: {detail}\n"
+                    "  please report this as a bug, with the file if you can share it"
+                )
+                continue
+            reports += [(rule_class, report) for report in rule.reports]
+        noqa = find_noqa(text) if reports or self.report_unused_noqa else {}
+        if not reports and not noqa:
+            return [], errors
+        diagnostics = self._diagnostics(module, display, reports) if reports else []
+        return self._suppress(diagnostics, noqa, display, enabled), errors
+
+    def _diagnostics(self, module: cst.Module, display: str, reports: list) -> list[Diagnostic]:
+        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        seen = set()
+        diagnostics = []
+        for rule, report in reports:
+            where = positions[report.node]
+            fix = None
+            if report.fix is not None:
+                old = positions[report.fix.old]
+                edit = Edit(
+                    Position(old.start.line, old.start.column + 1),
+                    Position(old.end.line, old.end.column + 1),
+                    module.code_for_node(report.fix.new),
+                )
+                fix = Fix(report.fix.applicability, (edit,), report.fix.description)
+            related = tuple(
+                Related(display, positions[n.node].start.line, positions[n.node].start.column + 1, n.label)
+                for n in sorted(report.notes, key=lambda n: (positions[n.node].start.line, positions[n.node].start.column))
+            )
+            diagnostic = Diagnostic(
+                display, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
+                rule.code, rule.name, rule.severity, report.message, report.suggestion, fix, related,
+            )
+            key = (diagnostic.line, diagnostic.column, diagnostic.code)
+            if key not in seen:  # one finding per place and rule
+                seen.add(key)
+                diagnostics.append(diagnostic)
+        return diagnostics
+
+    def _suppress(self, diagnostics: list[Diagnostic], noqa: dict, display: str, enabled: frozenset[str]) -> list[Diagnostic]:
+        kept = []
+        for diagnostic in diagnostics:
+            comment = noqa.get(diagnostic.line)
+            if comment is not None and comment.covers(diagnostic.code):
+                comment.used.add(diagnostic.code)
+            else:
+                kept.append(diagnostic)
+        if UNUSED_NOQA in enabled:
+            kept += self._unused(noqa, display)
+        return sorted(kept, key=Diagnostic.sort_key)
+
+    def _unused(self, noqa: dict, display: str) -> list[Diagnostic]:
+        """``AC001`` for a2alint codes (or ``# a2alint: noqa``) that suppressed nothing."""
+        found = []
+        for comment in noqa.values():
+            if comment.codes is None:
+                unused = [] if comment.used or not comment.ours else ["all a2alint codes"]
+            else:
+                unused = sorted(c for c in comment.codes if c in self.registry and c not in comment.used)
+            if unused:
+                message = f"unused suppression: {', '.join(unused)}"
+                found.append(
+                    self._engine_diagnostic(UNUSED_NOQA, display, comment.line, comment.column, message, comment.end_column)
+                )
+        return found
+
+
+def _syntax_error_position(text: str, error: cst.ParserSyntaxError) -> tuple[int, int]:
+    """Where the syntax error is. libcst's tokenizer errors carry no position; CPython's
+    parser (parsing only, nothing is run) then locates it when it can."""
+    if not error.message.startswith("tokenizer error"):
+        return error.raw_line, error.raw_column + 1
+    try:
+        compile(text, "<a2alint>", "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError as located:
+        if located.lineno:
+            return located.lineno, max(located.offset or 1, 1)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return error.raw_line, error.raw_column + 1
+
+
+def read_and_check(
+    linter: Linter, display: str, path: Path, settings: Settings, fix: str | None = None, cache=None
+) -> FileResult:
+    """Check the file at ``path``; an unreadable file is one ``AC000``."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        result = FileResult(display)
+        reason = error.strerror or type(error).__name__
+        return linter._unparsable(result, linter.enabled(settings, path), 1, 1, f"cannot read the file: {reason}")
+    key = None
+    if cache is not None and fix is None:
+        key = cache.key(data, display, settings.fingerprint(linter.enabled(settings, path)))
+        cached = cache.get(key)
+        if cached is not None:
+            return FileResult(display, cached, data=data)
+    result = linter.check_bytes(data, display, path, settings, fix)
+    if key is not None and not result.errors:
+        cache.put(key, result.diagnostics)
+    return result
+
+
+def lint_source(
+    source: str,
+    path: str = "example.py",
+    *,
+    select: tuple[str, ...] | None = None,
+    preview: bool | None = None,
+    fix: str | None = None,
+    settings: Settings | None = None,
+    report_unused_noqa: bool = False,
+    prefilter: bool = True,
+) -> FileResult:
+    """Lint ``source`` as if it were the file ``path``: the library entry point for tests and editors."""
+    from a2alint.config import Layer, Overrides
+    from a2alint.registry import load_rules
+
+    registry = load_rules()
+    base = settings or Settings(root=Path.cwd())
+    settings = base.with_overrides(Overrides(layer=Layer(select=select), preview=preview))
+    linter = Linter(registry, report_unused_noqa=report_unused_noqa, prefilter=prefilter)
+    return linter.check_bytes(source.encode("utf-8"), path, Path(path), settings, fix)

@@ -1,0 +1,221 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from a2alint.flow import flow_of
+from a2alint.model import Call, ModuleModel
+from a2alint.rule import Invalid, Replace, Rule
+
+SUGGESTION = (
+    "hash only the contract fields as canonical JSON: "
+    'hashlib.sha256(json.dumps(contract, sort_keys=True, separators=(",", ":")).encode()).hexdigest()'
+)
+
+
+class UnstableContractHash(Rule):
+    """A digest of Agent Card data that will not compare equal across processes or peers.
+
+    ## What it does
+    Flags a contract hash or card digest built so that the same card can hash
+    differently: the built-in `hash()` of card data, `json.dumps` of card data
+    without `sort_keys=True` feeding a hash, `str()`/`repr()` of a card or dict
+    feeding a hash, and hashing the whole card (`model_dump()`,
+    `MessageToDict(card)`, the raw dict) instead of only its contract fields.
+
+    ## Why is this bad?
+    Freezing the contract at send time only works if the hash is stable. The
+    built-in `hash()` is salted per process (`PYTHONHASHSEED`), dict order
+    and `str()` formatting differ between producers, and a whole-card hash
+    changes when the peer merely reshuffles `skills`, so a capability change
+    reads as a contract change and blocks or cancels a healthy task.
+
+    ## Example
+    ```python
+    digest = hashlib.sha256(json.dumps(card.model_dump()).encode()).hexdigest()
+    ```
+
+    ## Use instead
+    ```python
+    CONTRACT_FIELDS = ("protocol_version", "security_schemes", "security")
+    contract = {name: getattr(card, name) for name in CONTRACT_FIELDS}
+    blob = json.dumps(contract, sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.sha256(blob.encode()).hexdigest()
+    ```
+
+    ## Covers
+    Any protocol version; a2a-sdk 0.2, 0.3 and 1.x cards (pydantic and
+    protobuf), raw JSON cards, python-a2a and fasta2a cards. Canonicalising a
+    whole card to verify its signature is not a digest and is not flagged;
+    hashes of non-card data (message payloads, task ids) are out of scope.
+
+    A safe fix adds `sort_keys=True` where that is the only problem.
+    """
+
+    code = "AC107"
+    name = "unstable-contract-hash"
+    severity = "error"
+
+    VALID = [
+        """
+import hashlib, json
+from a2a.types import AgentCard
+
+def contract_hash(card: AgentCard) -> str:
+    contract = {"protocolVersion": card.protocol_version, "securitySchemes": card.security_schemes}
+    blob = json.dumps(contract, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+""",
+        """
+import hashlib, json
+from a2a.client import A2ACardResolver
+
+def task_key(task_id: str, payload: dict) -> str:
+    # Not card data: message payloads and task ids are out of scope.
+    return hashlib.sha256(json.dumps(payload).encode()).hexdigest() + str(hash(task_id))
+""",
+        """
+import json
+from a2a.types import AgentCard
+
+def signing_input(card: AgentCard) -> bytes:
+    # Canonical whole card for a JWS signature check: not a digest.
+    return json.dumps(card.model_dump(exclude={"signatures"}), sort_keys=True).encode()
+""",
+        """
+import hashlib, json
+
+def digest(card: dict) -> str:
+    # Not A2A client code: nothing imports an A2A package here.
+    return str(hash(json.dumps(card)))
+""",
+    ]
+    INVALID = [
+        """
+from a2a.types import AgentCard
+
+def fingerprint(card: AgentCard) -> int:
+    return hash(card.model_dump_json())  # expect: AC107
+""",
+        Invalid(
+            """
+import hashlib, json
+from a2a.client import A2ACardResolver
+
+async def contract_digest(resolver: A2ACardResolver) -> str:
+    card = await resolver.get_agent_card()
+    contract = {"protocolVersion": card.protocol_version, "security": card.security}
+    return hashlib.sha256(json.dumps(contract).encode()).hexdigest()  # expect: AC107
+""",
+            fixed="""
+import hashlib, json
+from a2a.client import A2ACardResolver
+
+async def contract_digest(resolver: A2ACardResolver) -> str:
+    card = await resolver.get_agent_card()
+    contract = {"protocolVersion": card.protocol_version, "security": card.security}
+    return hashlib.sha256(json.dumps(contract, sort_keys=True).encode()).hexdigest()  # expect: AC107
+""",
+        ),
+        """
+import hashlib, json
+from a2a.client import ClientFactory
+
+async def connect(url):
+    client = await ClientFactory.connect(url)
+    card = await client.get_card()
+    blob = json.dumps(card.model_dump(), sort_keys=True)  # expect: AC107
+    return client, hashlib.sha256(blob.encode()).hexdigest()
+""",
+        """
+import hashlib
+import httpx
+
+def card_digest(base_url: str) -> str:
+    card = httpx.get(f"{base_url}/.well-known/agent-card.json").json()
+    h = hashlib.sha256()
+    h.update(str(card).encode())  # expect: AC107
+    return h.hexdigest()
+""",
+        """
+import hashlib
+from google.protobuf.json_format import MessageToDict
+from a2a.client import create_client
+
+async def pin(url):
+    client = await create_client(url)
+    card = await client.get_extended_agent_card()
+    raw = repr(MessageToDict(card))  # expect: AC107
+    return hashlib.sha256(raw.encode()).hexdigest()
+""",
+    ]
+
+    def check(self, model: ModuleModel) -> None:
+        flow = flow_of(model)
+        for scope in model.scopes:
+            sinks = flow.hash_sinks(scope)
+            if not sinks:
+                continue
+            for call in scope.calls:
+                if flow.is_builtin(call, "hash") and flow.reads_card(call.args.keys, scope):
+                    self.report(
+                        call.node,
+                        "built-in hash() of Agent Card data is salted per process and differs between peers",
+                        suggestion=SUGGESTION,
+                    )
+                elif call.qualified == "json.dumps":
+                    self._check_dumps(call, flow, sinks)
+                elif (flow.is_builtin(call, "str") or flow.is_builtin(call, "repr")) and call.call.args:
+                    self._check_text(call, flow, sinks)
+
+    def _check_dumps(self, call: Call, flow, sinks: list[Call]) -> None:
+        node = call.call
+        if not node.args or not flow.reads_card(call.args.keys, call.scope) or flow.feeds(call, sinks) is None:
+            return
+        whole = flow.is_card_value(node.args[0].value, call.scope)
+        sort_keys = call.keyword("sort_keys")
+        sorted_keys = sort_keys is not None and isinstance(sort_keys.value, cst.Name) and sort_keys.value.value == "True"
+        if whole:
+            self.report(
+                node,
+                "contract hash covers the whole Agent Card, so a reshuffle of skills reads as a contract change",
+                suggestion=SUGGESTION,
+            )
+        elif not sorted_keys:
+            fix = None
+            if sort_keys is None and not any(a.star == "**" for a in node.args):
+                fixed = node.with_changes(args=[*_with_trailing_comma(node.args), _sort_keys_arg()])
+                fix = Replace(node, fixed, "safe", "add sort_keys=True")
+            self.report(
+                node,
+                "json.dumps of Agent Card data without sort_keys=True feeds a hash; key order varies between peers",
+                suggestion=SUGGESTION,
+                fix=fix,
+            )
+
+    def _check_text(self, call: Call, flow, sinks: list[Call]) -> None:
+        subject = call.call.args[0].value
+        is_dict = isinstance(subject, (cst.Dict, cst.DictComp))
+        if (is_dict or flow.is_card_value(subject, call.scope) or flow.reads_card(call.args.keys, call.scope)) and flow.feeds(
+            call, sinks
+        ):
+            self.report(
+                call.node,
+                f"{call.callee}() of Agent Card data feeds a hash; its text is not a canonical form",
+                suggestion=SUGGESTION,
+            )
+
+
+def _with_trailing_comma(args) -> list[cst.Arg]:
+    args = list(args)
+    last = args[-1]
+    if last.comma is cst.MaybeSentinel.DEFAULT:
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return args
+
+
+def _sort_keys_arg() -> cst.Arg:
+    return cst.Arg(
+        keyword=cst.Name("sort_keys"),
+        value=cst.Name("True"),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )

@@ -1,0 +1,77 @@
+"""Every rule's own VALID and INVALID examples, Fixit style.
+
+An INVALID example marks each line that must be reported with
+``# expect: CODE``; the rule (selected alone) must report exactly those.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from a2alint.registry import load_rules
+from a2alint.rule import Invalid
+from a2alint.runner import lint_source
+
+EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
+RULES = load_rules()
+
+
+def expected(source: str) -> list[tuple[int, str]]:
+    found = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            found += [(number, code.strip()) for code in match.group(1).split(",")]
+    return sorted(found)
+
+
+def cases(kind: str):
+    for code, rule in RULES.items():
+        for index, example in enumerate(getattr(rule, kind)):
+            yield pytest.param(rule, example, id=f"{code}-{kind.lower()}-{index}")
+
+
+def lint(rule, source: str, **kwargs):
+    return lint_source(
+        textwrap.dedent(source), select=(rule.code,), report_unused_noqa=rule.code == "AC001", **kwargs
+    )
+
+
+@pytest.mark.parametrize("rule, example", list(cases("VALID")))
+def test_valid_example_is_silent(rule, example):
+    result = lint(rule, example)
+    assert [(d.line, d.code, d.message) for d in result.diagnostics] == []
+    assert result.errors == []
+
+
+@pytest.mark.parametrize("rule, example", list(cases("INVALID")))
+def test_invalid_example_reports_marked_lines(rule, example):
+    source = example.source if isinstance(example, Invalid) else example
+    result = lint(rule, source)
+    assert result.errors == []
+    got = sorted((d.line, d.code) for d in result.diagnostics)
+    assert got == expected(textwrap.dedent(source)), [d.message for d in result.diagnostics]
+    for diagnostic in result.diagnostics:
+        assert diagnostic.message and diagnostic.suggestion, "every finding says what and how to fix it"
+
+
+@pytest.mark.parametrize("rule, example", [c for c in cases("INVALID") if isinstance(c.values[1], Invalid) and c.values[1].fixed])
+def test_fix_produces_expected_source(rule, example):
+    mode = "unsafe" if example.unsafe_fixes else "safe"
+    result = lint(rule, example.source, fix=mode)
+    assert result.fixed == textwrap.dedent(example.fixed)
+    again = lint(rule, result.fixed, fix=mode)
+    assert again.fixed is None, "fixing twice changes nothing the second time"
+
+
+def test_every_rule_has_examples_and_docs():
+    for code, rule in RULES.items():
+        docs = rule.documentation()
+        for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Covers"):
+            assert section in docs, f"{code} docs lack {section}"
+        assert rule.INVALID, f"{code} has no INVALID example"
+        if not rule.engine:
+            assert rule.VALID, f"{code} has no VALID example"
