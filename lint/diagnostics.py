@@ -42,11 +42,7 @@ class Fix:
     description: str = ""
 
     def to_json(self) -> dict:
-        return {
-            "applicability": self.applicability,
-            "message": self.description,
-            "edits": [edit.to_json() for edit in self.edits],
-        }
+        return {"applicability": self.applicability, "edits": [edit.to_json() for edit in self.edits]}
 
 
 @dataclass(frozen=True)
@@ -102,7 +98,6 @@ class Diagnostic:
         if data.get("fix"):
             fix = Fix(
                 applicability=data["fix"]["applicability"],
-                description=data["fix"].get("message", ""),
                 edits=tuple(
                     Edit(
                         Position(e["location"]["row"], e["location"]["column"]),
