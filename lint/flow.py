@@ -8,11 +8,12 @@ facts the single traversal recorded, and cached on the :class:`Flow`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
 
-from a2alint.model import Bind, Call, ModuleModel, Scope, dotted
+from a2alint.model import Bind, Call, Expr, Fact, Frame, ModuleModel, Scope, Test, dotted, prefixes
 
 _CARD_NAME = re.compile(r"(^|_)card$")
 CARD_TYPES = frozenset({"a2a:AgentCard", "python_a2a:AgentCard", "fasta2a:AgentCard"})
@@ -30,10 +31,10 @@ def bind_call(bind: Bind) -> Call | None:
     return next((c for c in bind.value.calls if c.node is inner), None)
 
 
-def flow_of(model: ModuleModel) -> "Flow":
+def flow_of(model: ModuleModel) -> "FieldFlow":
     """The module's one flow analysis, shared by every rule."""
     if model.flow is None:
-        model.flow = Flow(model)
+        model.flow = FieldFlow(model)
     return model.flow
 
 
@@ -160,3 +161,273 @@ class Flow:
 def _is_hashlib(call: Call) -> bool:
     name = call.qualified or ""
     return name.startswith("hashlib.") or name.startswith("hmac.")
+
+
+# --- control flow ------------------------------------------------------------------------
+
+TASK_EVENT_TYPES = frozenset(
+    {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
+)
+HELPER_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Why a point runs after the task was submitted: a node and a label for the reader."""
+
+    node: cst.CSTNode
+    label: str
+    via: tuple[tuple[cst.CSTNode, str], ...] = ()
+
+    def notes(self) -> list[tuple[cst.CSTNode, str]]:
+        return [(self.node, self.label), *self.via]
+
+
+def exclusive(a: Fact, b: Fact) -> bool:
+    """``a`` and ``b`` sit in different branches of one ``if`` or ``try``: never both run."""
+    for (frame_a, branch_a), (frame_b, branch_b) in zip(a.path, b.path):
+        if frame_a is not frame_b:
+            return False
+        if branch_a != branch_b:
+            return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
+    return False
+
+
+def leaves_before(first: Fact, second: Fact) -> bool:
+    """``first`` sits in a branch that always returns or raises before ``second`` is reached."""
+    shared = 0
+    for (frame_a, branch_a), (frame_b, branch_b) in zip(first.path, second.path):
+        if frame_a is not frame_b or branch_a != branch_b:
+            break
+        shared += 1
+    for frame, branch in first.path[shared:]:
+        if frame.exits.get(branch) in ("return", "raise"):
+            return True
+    return False
+
+
+def runs_before(first: Fact, second: Fact) -> bool:
+    """In one scope, can ``second`` run after ``first`` has run (same pass, or a later
+    iteration of a loop around both)?"""
+    if exclusive(first, second) or leaves_before(first, second):
+        return False
+    if first.order < second.order:
+        return True
+    return any(loop in second.loops for loop in first.loops)
+
+
+def in_loop_body(fact: Fact, frame: Frame) -> bool:
+    return (frame, "body") in fact.path
+
+
+class ControlFlow(Flow):
+    """Submission points, guards and helper calls: what the flow rules ask."""
+
+    # -- helpers of the same module --
+    def callee(self, call: Call) -> Scope | None:
+        """The function of this module (or method of the caller's class) ``call`` runs."""
+        text = call.callee or ""
+        if "." not in text:
+            candidates = [s for s in self.model.scopes if s.is_function and s.name == text and s.class_name is None]
+        elif call.receiver in ("self", "cls") and call.scope.class_name:
+            candidates = self.model.functions_named(call.method or "", call.scope.class_name)
+        else:
+            return None
+        return candidates[0] if candidates else None
+
+    def effective(self, call: Call, role: str, depth: int = HELPER_DEPTH) -> Call | None:
+        """The call that plays ``role`` when ``call`` runs: itself, or one inside a helper."""
+        if role in call.roles:
+            return call
+        if depth == 0:
+            return None
+        target = self.callee(call)
+        if target is None or target is call.scope:
+            return None
+        for inner in target.calls:
+            found = self.effective(inner, role, depth - 1)
+            if found is not None:
+                return found
+        return None
+
+    def returns_from(self, scope: Scope, role: str, depth: int = HELPER_DEPTH) -> Call | None:
+        """A ``role`` call whose result ``scope`` returns (``return await resolver.get_agent_card()``)."""
+        for exit_ in scope.exits:
+            if exit_.kind != "return":
+                continue
+            for call in scope.calls:
+                source = self.effective(call, role, depth)
+                if source is None:
+                    continue
+                derived = self.derived(scope, calls=[call])
+                if any(c is call for c in exit_.value.calls) or exit_.value.reads_any(derived.keys()):
+                    return source
+        return None
+
+    def callers(self, scope: Scope) -> list[Call]:
+        return [c for s in self.model.scopes for c in s.calls if self.callee(c) is scope]
+
+    # -- submission --
+    def sends(self, scope: Scope) -> list[Call]:
+        return [c for c in scope.calls if c.roles & {"send", "subscribe"} or self.effective(c, "send")]
+
+    def submission(self, fact: Fact, depth: int = HELPER_DEPTH) -> Anchor | None:
+        """Why ``fact`` runs after a task was submitted, or None if it need not."""
+        scope = fact.scope
+        for frame, branch in fact.path:
+            if frame.kind == "for" and branch == "body":
+                stream = self._loop_iter_call(scope, frame, ("send", "subscribe"))
+                if stream is not None:
+                    return Anchor(stream.node, "iterates the stream of the submitted task")
+            if frame.kind in ("for", "while") and branch == "body":
+                poll = next((c for c in scope.calls if in_loop_body(c, frame) and "get-task" in c.roles), None)
+                if poll is not None:
+                    return Anchor(poll.node, "polling loop of the submitted task")
+        for send in self.sends(scope):
+            if send is not fact and send.node is not fact.node and runs_before(send, fact):
+                if not any(c is send for c in getattr(fact, "args", Expr()).calls):
+                    later = send.order > fact.order
+                    return Anchor(send.node, "task submitted here" + (" (on an earlier iteration)" if later else ""))
+        handler = self.task_handler(scope)
+        if handler is not None:
+            return handler
+        if depth > 0:
+            for caller in self.callers(scope):
+                upstream = self.submission(caller, depth - 1)
+                if upstream is not None:
+                    return Anchor(upstream.node, upstream.label, ((caller.node, f"calls {scope.name}() after submission"), *upstream.via))
+        return None
+
+    def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
+        bind = next((b for b in scope.binds if b.kind == "for" and b.node is frame.node), None)
+        if bind is None:
+            return None
+        for call in bind.value.calls:
+            if call.roles.intersection(roles):
+                return call
+        iterated = set(bind.value.keys)
+        for other in scope.binds:  # `stream = client.send_message(m)` ... `async for ev in stream`
+            if other.order < bind.order and iterated.intersection(other.targets):
+                for call in other.value.calls:
+                    if call.roles.intersection(roles):
+                        return call
+        return None
+
+    def task_handler(self, scope: Scope) -> Anchor | None:
+        if not scope.is_function:
+            return None
+        env = self.api.env(scope)
+        for param in scope.params:
+            if env.get(param.name) in TASK_EVENT_TYPES:
+                return Anchor(param.node, f"handles updates of a submitted task ({param.annotation})")
+        for call in self.model.calls:
+            passes_me = scope.name in call.args.names or f"self.{scope.name}" in call.args.keys
+            if passes_me and (call.roles & {"send", "subscribe"} or call.method in ("add_event_consumer", "ClientFactory", "create", "connect")):
+                if self.callee(call) is not scope:
+                    return Anchor(call.node, f"registers {scope.name}() as a task-event consumer")
+        return None
+
+    # -- guards --
+    def guards(self, fact: Fact) -> list[tuple[Test, bool]]:
+        """Conditions ``fact`` runs under, with the truth value each must have."""
+        scope = fact.scope
+        found: list[tuple[Test, bool]] = []
+        for frame, branch in fact.path:
+            if frame.kind in ("if", "while") and branch in ("body", "orelse"):
+                test = next((t for t in scope.tests if t.owner is frame.node), None)
+                if test is not None:
+                    found.append((test, branch == "body"))
+        for guard in scope.guards:
+            if guard.order < fact.order and guard.path == fact.path[: len(guard.path)] and guard.test is not None:
+                if guard.exit_kind in ("continue", "break") and not fact.loops:
+                    continue
+                found.append((guard.test, guard.polarity))
+        return found
+
+
+
+# --- expressions over card fields ----------------------------------------------------------
+
+CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
+CONTRACT_FIELDS = frozenset(
+    {"protocol_version", "security_schemes", "security", "security_requirements", "supported_interfaces"}
+)
+
+
+def expr_keys(node: cst.CSTNode) -> set[str]:
+    """Dotted keys read by one small expression (a condition's operand)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        key = dotted(current)
+        if key is not None:
+            found.update(prefixes(key))
+            if isinstance(current, (cst.Name, cst.Attribute)):
+                continue
+        stack.extend(current.children)
+    return found
+
+
+def field_of(key: str) -> str:
+    return key.rsplit(".", 1)[-1]
+
+
+class FieldFlow(ControlFlow):
+    """Which values hold a card's skills, contract fields, or a digest of them."""
+
+    def skill_keys(self, scope: Scope) -> set[str]:
+        """Keys holding a card's ``skills`` or values derived from them (ids, lookups)."""
+        cache_key = ("skills", id(scope))
+        if cache_key not in self._cards:
+            cards = self.card_data(scope)
+            read = {k for f in (*scope.binds, *scope.tests) for k in (f.value.keys if isinstance(f, Bind) else f.expr.keys)}
+            seeds = {
+                k for k in read if field_of(k) == "skills" and "." in k and (k.rsplit(".", 1)[0] in cards or is_card_name(k.rsplit(".", 1)[0]))
+            }
+            self._cards[cache_key] = set(self.derived(scope, seeds)) if seeds else set()
+        return self._cards[cache_key]
+
+    def absence(self, node: cst.CSTNode, holds: bool, scope: Scope, depth: int = HELPER_DEPTH) -> bool:
+        """Whether ``node`` being ``holds`` means "a skill is missing from the card"."""
+        skills = self.skill_keys(scope)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return self.absence(node.expression, not holds, scope, depth)
+        if isinstance(node, cst.BooleanOperation):
+            return self.absence(node.left, holds, scope, depth) or self.absence(node.right, holds, scope, depth)
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            target = node.comparisons[0]
+            operator = target.operator
+            if isinstance(operator, (cst.NotIn, cst.In)) and not expr_keys(target.comparator).isdisjoint(skills):
+                return holds == isinstance(operator, cst.NotIn)
+            if isinstance(operator, (cst.Is, cst.IsNot)) and dotted(target.comparator) == "None":
+                if not expr_keys(node.left).isdisjoint(skills):
+                    return holds == isinstance(operator, cst.Is)
+            return False
+        if isinstance(node, cst.Call):
+            name = dotted(node.func)
+            if name in ("any", "all") and not expr_keys(node).isdisjoint(skills):
+                return not holds
+            call = next((c for c in scope.calls if c.node is node), None)
+            target = self.callee(call) if call is not None and depth > 0 else None
+            if target is not None:
+                returns = [e for e in target.exits if e.kind == "return" and e.value.node is not None]
+                for exit_ in returns:
+                    if self.absence(exit_.value.node, True, target, depth - 1):
+                        return holds
+                    if self.absence(exit_.value.node, False, target, depth - 1):
+                        return not holds
+            return False
+        if isinstance(node, (cst.Name, cst.Attribute)) and dotted(node) in skills:
+            return not holds  # `if not skill:` after a lookup
+        return False
+
+    def reads_contract(self, keys: set[str]) -> bool:
+        """A contract field, a contract hash or card digest, an ETag, a card version or signature."""
+        for key in keys:
+            last = field_of(key).lower()
+            if last in CONTRACT_FIELDS or last in ("etag", "signatures") or any(w in last for w in ("contract", "digest", "etag")):
+                return True
+            if last == "version" and "." in key and is_card_name(key.rsplit(".", 1)[0]):
+                return True
+        return False

@@ -560,6 +560,7 @@ class ModelBuilder(cst.CSTVisitor):
 
     def _exit(self, node: cst.CSTNode) -> None:
         value = self.pending.pop(id(node), Expr())
+        value.node = getattr(node, "value", None) or getattr(node, "exc", None)
         self.scope.exits.append(Exit(node, self.scope, self.order, self.path(), _EXITS[type(node)], value))
 
     # -- imports --

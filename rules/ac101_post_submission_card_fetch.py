@@ -1,0 +1,200 @@
+from __future__ import annotations
+
+from a2alint.flow import ControlFlow, flow_of
+from a2alint.model import Call, ModuleModel, Scope
+from a2alint.rule import Note, Rule
+
+DECIDING_ROLES = ("cancel", "send", "subscribe")
+TASK_ROLES = {"cancel", "send", "subscribe", "get-task"}
+
+
+class PostSubmissionCardFetch(Rule):
+    """An Agent Card re-fetched after the task was submitted decides something.
+
+    ## What it does
+    Flags a card fetch that runs after a task was submitted (after a `send`
+    in the same flow, in the body of a stream or polling loop, in a
+    task-update handler, or in a helper called from those) when the fetched
+    card, or anything derived from it, then decides something: a branch or
+    loop condition, an `assert`, an argument to `cancel`/`send`/`subscribe`,
+    a task-state change, or a replacement of the card or client the object
+    holds. A fetch whose result is only logged is a diagnostic and is not
+    flagged.
+
+    ## Why is this bad?
+    On many peers a card fetch is a negotiation event, not a read: a probe
+    after submission can itself move the task from `submitted` to
+    `rejected`. Once the task has left `submitted`, the contract captured at
+    send time governs it for its whole life; a newer card is a diagnostic at
+    most, never a decision input.
+
+    ## Example
+    ```python
+    async for event in client.send_message(message):
+        card = await resolver.get_agent_card()
+        if skill_id not in {s.id for s in card.skills}:
+            await client.cancel_task(TaskIdParams(id=task_id))
+    ```
+
+    ## Use instead
+    ```python
+    frozen = contract_hash(card)          # captured once, before sending
+    async for event in client.send_message(message):
+        handle(event)                     # the task's own status decides
+    ```
+
+    ## Covers
+    a2a-sdk 0.2 (`A2ACardResolver`, `A2AClient.get_client_from_agent_card_url`),
+    0.3 (`ClientFactory.connect`), 1.x (`create_client(url)`,
+    `ClientFactory.create_from_url`, `Client.get_extended_agent_card`),
+    python-a2a, crewai `fetch_agent_card`, raw GETs of card URLs, and
+    wrappers declared under `[tool.a2alint.api]`.
+    """
+
+    code = "AC101"
+    name = "post-submission-card-fetch"
+    severity = "error"
+
+    VALID = [
+        """
+import logging
+from a2a.client import A2ACardResolver
+
+async def run(client, resolver: A2ACardResolver, message):
+    async for event in client.send_message(message):
+        card = await resolver.get_agent_card()
+        logging.info("peer now advertises %s", card.version)  # a diagnostic only
+""",
+        """
+from a2a.client import A2ACardResolver, ClientFactory
+
+async def run(resolver: A2ACardResolver, factory: ClientFactory, message):
+    card = await resolver.get_agent_card()  # before submission: fine
+    if card.protocol_version != "0.3.0":
+        raise RuntimeError("unsupported peer")
+    client = factory.create(card)
+    async for event in client.send_message(message):
+        print(event)
+""",
+        """
+from a2a.client import A2ACardResolver
+
+async def run(client, resolver: A2ACardResolver, message, retries):
+    if retries > 3:
+        await client.send_message(message)
+        return
+    card = await resolver.get_agent_card()  # not after the send: it returned
+    if card.skills:
+        await client.send_message(message)
+""",
+    ]
+    INVALID = [
+        """
+from a2a.client import A2ACardResolver
+from a2a.types import TaskIdParams
+
+async def run(client, resolver: A2ACardResolver, message, skill_id):
+    async for task, update in client.send_message(message):
+        card = await resolver.get_agent_card()  # expect: AC101
+        if skill_id not in {s.id for s in card.skills}:
+            await client.cancel_task(TaskIdParams(id=task.id))
+""",
+        """
+from a2a.client import A2AClient
+
+async def poll(client: A2AClient, http, base_url, request, query):
+    response = await client.send_message(request)
+    peer = await A2AClient.get_client_from_agent_card_url(http, base_url)  # expect: AC101
+    return await peer.get_task(query)
+""",
+        """
+import httpx
+
+async def watch(url, task_id, body):
+    async with httpx.AsyncClient() as http:
+        await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": body})
+        while True:
+            status = await http.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}})
+            card = (await http.get(url + "/.well-known/agent-card.json")).json()  # expect: AC101
+            if card["securitySchemes"] != body["frozen"]:
+                break
+""",
+        """
+from a2a.client import ClientFactory
+from a2a.types import Task
+
+class Host:
+    def __init__(self, factory: ClientFactory):
+        self.factory = factory
+
+    async def on_update(self, task: Task):
+        await self.refresh()
+
+    async def refresh(self):
+        self.client = await ClientFactory.connect(self.url)  # expect: AC101
+""",
+        """
+from a2a.client import create_client
+
+async def delegate(client, message, url):
+    async for response in client.send_message(message):
+        fresh = await create_client(url)  # expect: AC101
+        assert fresh is not None
+""",
+    ]
+
+    def check(self, model: ModuleModel) -> None:
+        flow = flow_of(model)
+        for scope in model.scopes:
+            for call in scope.calls:
+                fetch = flow.effective(call, "card-fetch")
+                if fetch is None:
+                    continue
+                anchor = flow.submission(call)
+                if anchor is None:
+                    continue
+                decision = self._decision(flow, scope, call)
+                if decision is None:
+                    continue
+                notes = [Note(node, label) for node, label in anchor.notes()]
+                if fetch is not call:
+                    notes.append(Note(call.node, f"calls {call.callee}(), which fetches the card"))
+                notes.append(Note(decision[0], decision[1]))
+                self.report(
+                    fetch.node,
+                    "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
+                    suggestion=(
+                        "decide from the contract frozen at send time (the task's own status reports failures); "
+                        "re-fetch only before submission, or only log the newer card"
+                    ),
+                    notes=notes,
+                )
+
+    def _decision(self, flow: ControlFlow, scope: Scope, fetch: Call):
+        """Where the fetched card (or a value derived from it) decides something."""
+        derived = flow.derived(scope, calls=[fetch])
+        keys = set(derived)
+        for test in scope.tests:
+            if test.order >= fetch.order and (test.expr.reads_any(keys) or any(c is fetch for c in test.expr.calls)):
+                return test.node, f"the fetched card decides this {test.kind} condition"
+        for call in scope.calls:
+            if call.order > fetch.order and call is not fetch and call.roles.intersection(DECIDING_ROLES):
+                if call.args.reads_any(keys):
+                    return call.node, "the fetched card is passed to this call"
+            if call.order > fetch.order and call.receiver in keys and call.roles & TASK_ROLES:
+                return call.node, "a client built from the fetched card now drives the task"
+        for bind in scope.binds:
+            if bind.order < fetch.order or not (bind.value.reads_any(keys) or any(c is fetch for c in bind.value.calls)):
+                continue
+            for target in bind.targets:
+                if target.endswith((".state", ".status")):
+                    return bind.node, "the fetched card sets the task's state here"
+                if target.startswith("self.") and target.count(".") == 1:
+                    return bind.node, f"the fetched card replaces {target}, which later calls use"
+        for caller_exit in scope.exits:
+            if caller_exit.kind == "return" and caller_exit.order > fetch.order and caller_exit.value.reads_any(keys):
+                for caller in flow.callers(scope):
+                    found = self._decision(flow, caller.scope, caller)
+                    if found is not None:
+                        return found
+        return None
