@@ -448,4 +448,29 @@ def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None =
     for scope in model.scopes:
         for call in scope.calls:
             call.roles = roles_of(call, api)
+    _mark_verifiers(model, api)
     return api
+
+
+_VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)
+
+
+def _mark_verifiers(model: ModuleModel, api: ApiModel) -> None:
+    """Signature checks: ``create_signature_verifier(...)`` and calls of what it returns,
+    fetches given ``signature_verifier=``, and functions named for verifying a card's signature."""
+    for scope in model.scopes:
+        verifiers = {
+            target
+            for bind in scope.binds
+            for call in bind.value.calls
+            if call.qualified == "a2a:create_signature_verifier"
+            for target in bind.targets
+        }
+        verifiers |= {k for k, v in api.env(scope).items() if v == "a2a:SignatureVerifier"}
+        for call in scope.calls:
+            if call.callee in verifiers or call.keyword("signature_verifier") is not None:
+                call.roles.add("verify-signature")
+            elif model.is_a2a and call.method and _VERIFY_NAME.search(call.method):
+                call.roles.add("verify-signature")
+            elif call.method in ("verify", "decode") and any(k.endswith(".signatures") for k in call.args.keys):
+                call.roles.add("verify-signature")

@@ -153,6 +153,18 @@ class Flow:
                 return sink
         return None
 
+    @staticmethod
+    def call_reads(call: Call) -> set[str]:
+        """Keys a whole call expression reads: its arguments and those of calls in its
+        receiver (``A2ACardResolver(http, url).get_agent_card()`` reads ``url``)."""
+        keys = set(call.args.keys)
+        for other in call.scope.calls:
+            if call.order < other.order <= call.end:
+                keys |= other.args.keys
+        if call.receiver:
+            keys.add(call.receiver)
+        return keys
+
     def is_builtin(self, call: Call, name: str) -> bool:
         """A call of the built-in ``name``, not shadowed by an import or a definition."""
         return call.callee == name and name not in self.model.imports and name not in self.api.defined

@@ -1,0 +1,146 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from a2alint.flow import FieldFlow, flow_of
+from a2alint.model import Bind, Call, ModuleModel
+from a2alint.rule import Note, Rule
+
+FAILING_TRANSITIONS = {"failed", "reject", "cancel"}
+FAILED_STATES = ("failed", "canceled", "rejected", "FAILED", "CANCELED", "REJECTED")
+
+
+def failing_state_bind(bind: Bind) -> bool:
+    """``task.status.state = TaskState.failed`` (any SDK spelling)."""
+    if not any(t.endswith((".state", ".status")) for t in bind.targets):
+        return False
+    value = bind.value.node
+    text = cst.Module([]).code_for_node(value) if value is not None else ""
+    return any(state in text for state in FAILED_STATES)
+
+
+class CancelOnCardChange(Rule):
+    """An in-flight task is cancelled or failed because the peer's card changed.
+
+    ## What it does
+    Flags a cancel (or a transition to `failed`) of a task that was already
+    submitted, guarded by a comparison of contract fields, a contract hash
+    or card digest, an ETag, the card's `version`, or a signature check.
+
+    ## Why is this bad?
+    The contract captured at send time governs a task for its whole life.
+    Comparing cards belongs *before* sending, where a changed contract
+    means "abort before send". Once a task is in flight, a changed card
+    calls for a deferred state: poll the task's own status and escalate only
+    after a bounded window. Send-then-cancel destroys work and can leave the
+    task stuck when the new contract also guards `tasks/cancel`.
+
+    ## Example
+    ```python
+    async for event in client.send_message(message):
+        if contract_hash(await resolver.get_agent_card()) != frozen:
+            await client.cancel_task(TaskIdParams(id=task_id))
+    ```
+
+    ## Use instead
+    ```python
+    if contract_hash(await resolver.get_agent_card()) != frozen:
+        raise ContractChanged(peer)            # before sending: abort
+    async for event in client.send_message(message):
+        ...                                    # in flight: defer and poll get_task
+    ```
+
+    ## Covers
+    a2a-sdk 0.2, 0.3 and 1.x clients, python-a2a, raw JSON-RPC/REST cancels,
+    server-side `TaskUpdater.failed()/reject()/cancel()` transitions and
+    direct `task.status.state = failed` assignments.
+    """
+
+    code = "AC105"
+    name = "cancel-on-card-change"
+    severity = "error"
+
+    VALID = [
+        """
+from a2a.client import A2ACardResolver
+
+async def send_checked(client, resolver: A2ACardResolver, message, frozen_hash, contract_hash):
+    card = await resolver.get_agent_card()
+    if contract_hash(card) != frozen_hash:
+        raise RuntimeError("peer contract changed; not sending")  # abort before send
+    async for event in client.send_message(message):
+        print(event)
+""",
+        """
+from a2a.types import TaskIdParams
+
+async def run(client, message, deadline_passed):
+    async for task, update in client.send_message(message):
+        if deadline_passed():
+            await client.cancel_task(TaskIdParams(id=task.id))
+""",
+    ]
+    INVALID = [
+        """
+from a2a.client import A2ACardResolver
+from a2a.types import TaskIdParams
+
+async def run(client, resolver: A2ACardResolver, message, frozen, contract_hash):
+    async for task, update in client.send_message(message):
+        card = await resolver.get_agent_card()
+        if contract_hash(card) != frozen:
+            await client.cancel_task(TaskIdParams(id=task.id))  # expect: AC105
+""",
+        """
+from a2a.types import CancelTaskRequest
+
+async def watch(client, request, cached_card, fresh_card):
+    response = await client.send_message(request)
+    if fresh_card.security_schemes != cached_card.security_schemes:
+        await client.cancel_task(CancelTaskRequest(id=response.root.result.id))  # expect: AC105
+""",
+        """
+from a2a.types import Task, TaskState
+
+async def on_update(task: Task, etag_then, etag_now):
+    if etag_now != etag_then:
+        task.status.state = TaskState.failed  # expect: AC105
+""",
+    ]
+
+    def check(self, model: ModuleModel) -> None:
+        flow = flow_of(model)
+        for scope in model.scopes:
+            for call in scope.calls:
+                cancel = flow.effective(call, "cancel") or self._failing_transition(call)
+                if cancel is not None:
+                    self._check(flow, call, cancel)
+            for bind in scope.binds:
+                if failing_state_bind(bind):
+                    self._check(flow, bind, None)
+
+    @staticmethod
+    def _failing_transition(call: Call) -> Call | None:
+        receiver = (call.receiver or "").lower()
+        return call if call.method in FAILING_TRANSITIONS and "updater" in receiver else None
+
+    def _check(self, flow: FieldFlow, fact, cancel) -> None:
+        anchor = flow.submission(fact)
+        if anchor is None:
+            return
+        for test, _holds in flow.guards(fact):
+            if flow.reads_contract(test.expr.keys) or any("verify-signature" in c.roles for c in test.expr.calls):
+                notes = [Note(node, label) for node, label in anchor.notes()]
+                notes.append(Note(test.node, "the card-change comparison"))
+                if cancel is not None and cancel.node is not fact.node:
+                    notes.append(Note(cancel.node, "the cancel inside the helper"))
+                self.report(
+                    fact.node,
+                    "in-flight task cancelled or failed because the peer's Agent Card changed",
+                    suggestion=(
+                        "compare cards before sending and abort there; for a task in flight, defer, poll the "
+                        "task's own status, and escalate only after a bounded window"
+                    ),
+                    notes=notes,
+                )
+                return

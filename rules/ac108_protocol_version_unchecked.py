@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from a2alint.flow import flow_of
+from a2alint.model import ModuleModel
+from a2alint.rule import Note, Rule
+
+VERSION_KEYS = ("protocol_version", "supported_interfaces", "protocolversion")
+
+
+class ProtocolVersionUnchecked(Rule):
+    """A fetched card is used to send without checking its protocol version.
+
+    ## What it does
+    Flags a `send` in a function that fetched the peer's card (directly or
+    through `ClientFactory.connect` / `create_client(url)`) when nothing in
+    that function or its class compares the card's `protocolVersion` (v1.0:
+    `supportedInterfaces[].protocolVersion`) with the versions the client
+    supports.
+
+    ## Why is this bad?
+    Version skew voids every freshness rule: field semantics differ between
+    protocol versions (0.3's `security` is 1.0's `securityRequirements`), so
+    a contract captured under one version cannot be compared with a card of
+    another.
+
+    ## Example
+    ```python
+    client = await ClientFactory.connect(url)
+    async for event in client.send_message(message): ...
+    ```
+
+    ## Use instead
+    ```python
+    card = await resolver.get_agent_card()
+    if card.protocol_version not in SUPPORTED_VERSIONS:
+        raise UnsupportedPeer(card.protocol_version)
+    client = factory.create(card)
+    ```
+
+    ## Covers
+    a2a-sdk 0.2 and 0.3 (`AgentCard.protocol_version`), 1.x
+    (`supported_interfaces[].protocol_version`), raw JSON `protocolVersion`.
+    Preview: it runs only with `--preview` or when selected by its code.
+    """
+
+    code = "AC108"
+    name = "protocol-version-unchecked"
+    severity = "warning"
+    preview = True
+
+    VALID = [
+        """
+from a2a.client import A2ACardResolver, ClientFactory
+
+async def delegate(resolver: A2ACardResolver, factory: ClientFactory, message):
+    card = await resolver.get_agent_card()
+    if card.protocol_version not in ("0.3.0",):
+        raise RuntimeError(card.protocol_version)
+    async for event in factory.create(card).send_message(message):
+        print(event)
+""",
+    ]
+    INVALID = [
+        """
+from a2a.client import ClientFactory
+
+async def delegate(url, message):
+    client = await ClientFactory.connect(url)
+    async for event in client.send_message(message):  # expect: AC108
+        print(event)
+""",
+    ]
+
+    def check(self, model: ModuleModel) -> None:
+        flow = flow_of(model)
+        for scope in model.scopes:
+            fetch = next((c for c in scope.calls if flow.effective(c, "card-fetch")), None)
+            if fetch is None:
+                continue
+            scopes = [scope] + [s for s in model.scopes if scope.class_name and s.class_name == scope.class_name]
+            checked = any(
+                any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
+                or any("protocolVersion" in s for s in test.expr.strings)
+                for s in scopes
+                for test in s.tests
+            )
+            if checked:
+                continue
+            for call in scope.calls:
+                if "send" in call.roles and call.order > fetch.order:
+                    self.report(
+                        call.node,
+                        "card used to send without its protocol version being compared with the supported versions",
+                        suggestion="compare card.protocol_version (v1.0: supported_interfaces[].protocol_version) "
+                        "with the versions this client was built for before sending",
+                        notes=[Note(fetch.node, "the card is fetched here")],
+                    )

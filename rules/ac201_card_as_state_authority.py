@@ -1,0 +1,155 @@
+from __future__ import annotations
+
+import re
+
+from a2alint.flow import FieldFlow, flow_of
+from a2alint.model import Call, Fact, ModuleModel, Scope
+from a2alint.rule import Note, Rule
+
+TRANSITIONS = {"update_status", "complete", "failed", "reject", "submit", "start_work", "cancel", "requires_input", "requires_auth"}
+STATE_SETTER = re.compile(r"^(set_(task_)?state|update_task_state|mark_\w+|transition\w*)$")
+
+
+class CardAsStateAuthority(Rule):
+    """A task's state is changed on the strength of the Agent Card.
+
+    ## What it does
+    Flags a task state change (an assignment to a task's `state`/`status`, a
+    `TaskUpdater` transition, a state-setting helper) that runs inside a
+    branch guarded by signature verification of the card, or whose new state
+    is derived from card fields, instead of from the task's own status
+    (`get_task`, the status stream).
+
+    ## Why is this bad?
+    A signed card proves *who* the agent is and *what it declared* when it
+    signed; it says nothing about what the agent is doing to a given task
+    now. Reconcilers that cancel, fail or retry tasks because the card
+    verified (or changed) produced 40-minute retry storms and stuck tasks.
+    Agent Cards declare no task states in any protocol version.
+
+    ## Example
+    ```python
+    verify(card)
+    task.status.state = TaskState.completed
+    ```
+
+    ## Use instead
+    ```python
+    verify(card)                                   # identity only
+    task = await client.get_task(TaskQueryParams(id=task.id))
+    record(task.status.state)                      # the task's own status
+    ```
+
+    ## Covers
+    a2a-sdk 0.3.21+ and 1.x `create_signature_verifier` and
+    `signature_verifier=`, crewai `verify_agent_card_signature`, jws/jwt
+    checks of `card.signatures`, `TaskUpdater` (all versions), direct
+    `task.status.state` assignments.
+    """
+
+    code = "AC201"
+    name = "card-as-state-authority"
+    severity = "error"
+
+    VALID = [
+        """
+from a2a.utils.signing import create_signature_verifier
+
+async def reconcile(client, card, task_id, keys, query):
+    verify = create_signature_verifier(keys, ["ES256"])
+    verify(card)  # identity only
+    task = await client.get_task(query)
+    return task.status.state
+""",
+        """
+from a2a.types import TaskState
+
+async def on_status(event, task):
+    task.status.state = event.status.state  # from the task's own status stream
+""",
+    ]
+    INVALID = [
+        """
+from a2a.types import TaskState
+from a2a.utils.signing import create_signature_verifier
+
+def reconcile(task, card, key_provider):
+    verifier = create_signature_verifier(key_provider, ["RS256"])
+    try:
+        verifier(card)
+        task.status.state = TaskState.completed  # expect: AC201
+    except Exception:
+        task.status.state = TaskState.failed  # expect: AC201
+""",
+        """
+from a2a.server.tasks import TaskUpdater
+
+async def settle(updater: TaskUpdater, card, verify_card_signature):
+    if verify_card_signature(card):
+        await updater.complete()  # expect: AC201
+""",
+        """
+from a2a.types import TaskState
+
+def restore(task, card):
+    task.status.state = TaskState(card.metadata["last_state"])  # expect: AC201
+""",
+    ]
+
+    def check(self, model: ModuleModel) -> None:
+        flow = flow_of(model)
+        for scope in model.scopes:
+            changes: list[Fact] = [b for b in scope.binds if any(self._state_target(t) for t in b.targets)]
+            changes += [c for c in scope.calls if self._transition(c)]
+            for change in changes:
+                evidence = self._verification(flow, scope, change) or self._from_card(flow, scope, change)
+                if evidence is not None:
+                    self.report(
+                        change.node,
+                        "task state changed on the strength of the Agent Card, not the task's own status",
+                        suggestion=(
+                            "the card answers who the agent is; take the task's state from its status "
+                            "channel (get_task or the status stream)"
+                        ),
+                        notes=[Note(evidence[0], evidence[1])],
+                    )
+
+    @staticmethod
+    def _state_target(target: str) -> bool:
+        parts = target.split(".")
+        return len(parts) >= 2 and parts[-1] in ("state", "status") and any("task" in p.lower() for p in parts[:-1])
+
+    @staticmethod
+    def _transition(call: Call) -> bool:
+        receiver = (call.receiver or "").lower()
+        if call.method in TRANSITIONS and "updater" in receiver:
+            return True
+        return bool(call.method and STATE_SETTER.match(call.method))
+
+    @staticmethod
+    def _verification(flow: FieldFlow, scope: Scope, change: Fact):
+        for test, _holds in flow.guards(change):
+            verifier = next((c for c in test.expr.calls if "verify-signature" in c.roles), None)
+            if verifier is not None:
+                return test.node, "guarded by this signature verification of the card"
+        for frame, branch in change.path:
+            if frame.kind == "try" and branch in ("body", "handlers", "orelse"):
+                check = next(
+                    (
+                        c
+                        for c in scope.calls
+                        if "verify-signature" in c.roles and (frame, "body") in c.path and c.order < change.order
+                    ),
+                    None,
+                )
+                if check is not None:
+                    return check.node, "decided by whether this signature verification raised"
+        return None
+
+    @staticmethod
+    def _from_card(flow: FieldFlow, scope: Scope, change: Fact):
+        value = change.value if hasattr(change, "value") else change.args
+        cards = flow.card_keys(scope)
+        if value.reads_any(cards):
+            return change.node, "the new state is read from the card"
+        return None

@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from a2alint.flow import FieldFlow, flow_of
+from a2alint.model import Frame, ModuleModel, Scope
+from a2alint.rule import Note, Rule
+
+BOUND_WORDS = ("attempt", "retries", "retry", "tries", "deadline", "timeout", "elapsed", "monotonic", "time", "budget", "max_")
+
+
+class UnboundedCardRetry(Rule):
+    """A loop retries a card fetch (or reconciliation around one) without a bound.
+
+    ## What it does
+    Flags a loop with no bound (no attempt cap checked in the loop, no
+    `range(...)`, no deadline in its condition; `while True` and
+    `itertools.count()` that exit only on success are unbounded) that
+    fetches a card and leaves only once the fetch or the comparison after it
+    succeeds.
+
+    ## Why is this bad?
+    When the peer rotated its card or its key, the fetch or the check fails
+    every time: the loop becomes a retry storm (40 minutes in the incident
+    behind this rule) that hammers the peer and holds the task hostage.
+
+    ## Example
+    ```python
+    while True:
+        card = await resolver.get_agent_card()
+        if card_digest(card) == task_digest:
+            break
+    ```
+
+    ## Use instead
+    ```python
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        task = await client.get_task(query)      # deferred: poll the task's own status
+        ...
+        await asyncio.sleep(backoff.next())
+    escalate(task_id)
+    ```
+
+    ## Covers
+    Every card fetch the API model knows, in `while` loops and
+    `for ... in itertools.count()`.
+    """
+
+    code = "AC202"
+    name = "unbounded-card-retry"
+    severity = "warning"
+
+    VALID = [
+        """
+import asyncio
+from a2a.client import A2ACardResolver
+
+async def fetch(resolver: A2ACardResolver):
+    for attempt in range(5):
+        try:
+            return await resolver.get_agent_card()
+        except OSError:
+            await asyncio.sleep(2 ** attempt)
+""",
+        """
+import asyncio, time
+from a2a.client import A2ACardResolver
+
+async def fetch(resolver: A2ACardResolver):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            return await resolver.get_agent_card()
+        except OSError:
+            await asyncio.sleep(1)
+""",
+        """
+import asyncio
+from a2a.client import A2ACardResolver
+
+async def fetch(resolver: A2ACardResolver):
+    attempts = 0
+    while True:
+        try:
+            return await resolver.get_agent_card()
+        except OSError:
+            attempts += 1
+            if attempts > 3:
+                raise
+            await asyncio.sleep(1)
+""",
+    ]
+    INVALID = [
+        """
+import asyncio
+from a2a.client import A2ACardResolver
+
+async def fetch(resolver: A2ACardResolver):
+    while True:  # expect: AC202
+        try:
+            return await resolver.get_agent_card()
+        except OSError:
+            await asyncio.sleep(1)
+""",
+        """
+import itertools
+from a2a.client import A2ACardResolver
+
+async def reconcile(resolver: A2ACardResolver, digest, card_digest):
+    for _ in itertools.count():  # expect: AC202
+        card = await resolver.get_agent_card()
+        if card_digest(card) == digest:
+            break
+""",
+    ]
+
+    def check(self, model: ModuleModel) -> None:
+        flow = flow_of(model)
+        for scope in model.scopes:
+            loops = {id(f): f for c in scope.calls for f in c.loops if f.kind in ("while", "for")}
+            for loop in loops.values():
+                fetch = next(
+                    (c for c in scope.calls if (loop, "body") in c.path and flow.effective(c, "card-fetch")), None
+                )
+                if fetch is None or not self._exits_on_success(scope, loop, fetch) or self._bounded(flow, scope, loop):
+                    continue
+                self.report(
+                    loop.node,
+                    "loop retries an Agent Card fetch with no bound: a retry storm when the card keeps failing",
+                    suggestion=(
+                        "enter a deferred state: poll the task's own status with backoff within a bounded "
+                        "window (attempt cap or deadline), then escalate"
+                    ),
+                    notes=[Note(fetch.node, "the fetch this loop retries")],
+                )
+
+    @staticmethod
+    def _exits_on_success(scope: Scope, loop: Frame, fetch) -> bool:
+        return any(
+            e.kind in ("break", "return") and (loop, "body") in e.path and e.order >= fetch.order
+            and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
+            for e in scope.exits
+        )
+
+    @staticmethod
+    def _bounded(flow: FieldFlow, scope: Scope, loop: Frame) -> bool:
+        node = loop.node
+        if isinstance(node, cst.For):
+            iterated = node.iter
+            callee = iterated.func if isinstance(iterated, cst.Call) else None
+            name = (callee.attr.value if isinstance(callee, cst.Attribute) else getattr(callee, "value", "")) if callee else ""
+            return name not in ("count", "cycle", "repeat")
+        if isinstance(node, cst.While) and not (isinstance(node.test, cst.Name) and node.test.value in ("True",)) and not (
+            isinstance(node.test, cst.Integer) and node.test.value != "0"
+        ):
+            keys = next((t.expr.keys for t in scope.tests if t.owner is node), set())
+            if any(word in key.lower() for key in keys for word in BOUND_WORDS):
+                return True
+        counters = {t for b in scope.binds if b.kind == "augassign" and (loop, "body") in b.path for t in b.targets}
+        for test in scope.tests:
+            inside = (loop, "body") in test.path or test.owner is node
+            if inside and (test.expr.reads_any(counters) or any(w in k.lower() for k in test.expr.keys for w in BOUND_WORDS)):
+                return True
+        return False
