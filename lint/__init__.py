@@ -7,4 +7,4 @@ The engine lives in this package (``a2alint``); the rules live in
 __version__ = "0.1.0"
 
 #: Where each rule's documentation lives (``a2alint rule CODE`` prints the same text).
-DOCS_URL = "https://github.com/a2alint/a2alint/blob/main/docs/rules.md#{code}"
+DOCS_URL = "https://github.com/a2alint/a2alint/blob/main/README.md#{code}"

@@ -112,6 +112,7 @@ METHOD_ROLES: dict[str, str] = {
     "send_message_streaming": "send",
     "send_task": "send",
     "send_task_streaming": "send",
+    "stream_message": "send",
     "get_task": "get-task",
     "list_tasks": "get-task",
     "cancel_task": "cancel",
@@ -370,9 +371,7 @@ def _wire_roles(call: Call, api: ApiModel) -> set[str]:
     for method in args.rpc_methods - nested_methods:
         if method in RPC_ROLES:
             roles.add(RPC_ROLES[method])
-    if call.method in HTTP_READS and (
-        any(is_card_url(s) for s in own_strings) or any(k in CARD_PATH_CONSTANTS for k in args.names)
-    ):
+    if call.method in HTTP_READS and _requests_card(call, own_strings):
         roles.add("card-fetch")
     carried = api.carried.get(id(call.scope), {})
     for name in args.names:
@@ -382,6 +381,20 @@ def _wire_roles(call: Call, api: ApiModel) -> set[str]:
             elif role != "card-url" and call.method in HTTP_WRITES:
                 roles.add(role)
     return roles
+
+
+def _requests_card(call: Call, strings: list[str]) -> bool:
+    """An HTTP GET of a card URL: a card path joined to a base URL, or any card path
+    through a known HTTP client. A bare path on something else is a server route
+    (``app.get(AGENT_CARD_WELL_KNOWN_PATH)``), not a fetch."""
+    names = call.args.names
+    via_http = (call.qualified or "").split(".")[0] in ("httpx", "requests", "aiohttp", "urllib")
+    for text in strings:
+        if is_card_url(text) and (via_http or not text.startswith("/") or len(names) > 0):
+            return True
+    if names & set(CARD_PATH_CONSTANTS):
+        return via_http or len(names - set(CARD_PATH_CONSTANTS)) > 0
+    return False
 
 
 def _carried_roles(value_strings: list[str], value_methods: set[str], names: set[str]) -> set[str]:

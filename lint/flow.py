@@ -31,6 +31,14 @@ def bind_call(bind: Bind) -> Call | None:
     return next((c for c in bind.value.calls if c.node is inner), None)
 
 
+def implements_api(scope: Scope) -> bool:
+    """A function that implements an A2A call itself (an SDK transport, a thin wrapper
+    named ``send_message`` or ``_send_task``): its callers are the client code to judge."""
+    from a2alint.apimodel import METHOD_ROLES
+
+    return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
+
+
 def flow_of(model: ModuleModel) -> "FieldFlow":
     """The module's one flow analysis, shared by every rule."""
     if model.flow is None:

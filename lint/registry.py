@@ -45,3 +45,12 @@ def load_rules() -> dict[str, type[Rule]]:
             raise RegistryError(f"two rules claim {rule.code}: {registry[rule.code].__qualname__}, {rule.__qualname__}")
         registry[rule.code] = rule
     return dict(sorted(registry.items()))
+
+
+def markdown_table(registry: dict[str, type[Rule]]) -> str:
+    """The README's rule table (a test keeps the README in step with the registry)."""
+    rows = ["| Code | Name | Severity | What it flags |", "| --- | --- | --- | --- |"]
+    for rule in registry.values():
+        severity = rule.severity + (", preview" if rule.preview else "") + (", opt-in" if rule.opt_in else "")
+        rows.append(f'| <a id="{rule.code}"></a>{rule.code} | `{rule.name}` | {severity} | {rule.summary()} |')
+    return "\n".join(rows) + "\n"

@@ -1,11 +1,9 @@
 from __future__ import annotations
 
-from a2alint.flow import CONTRACT_FIELDS, FieldFlow, field_of, flow_of
+from a2alint.flow import CONTRACT_FIELDS, FieldFlow, field_of, flow_of, implements_api
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
-#: Functions that forward a send: the capture is their callers' job.
-SEND_WRAPPERS = {"send_message", "send_message_streaming", "send_task", "send_task_streaming", "stream_message"}
 _EVIDENCE_WORDS = ("contract", "digest", "card_hash", "fingerprint")
 
 
@@ -118,7 +116,7 @@ def submit(url, params):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if scope.name in SEND_WRAPPERS or self._captures(flow, scope):
+            if implements_api(scope) or self._captures(flow, scope):
                 continue
             for call in scope.calls:
                 if "send" in call.roles and not self._carries_digest(call):

@@ -1,11 +1,20 @@
 from __future__ import annotations
 
-from a2alint.flow import FieldFlow, bind_call, flow_of
+import re
+
+from a2alint.flow import FieldFlow, bind_call, flow_of, implements_api, runs_before
+import libcst as cst
+
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 VALIDATOR_WORDS = ("etag", "if-none-match", "if_none_match", "last-modified", "last_modified", "if-modified-since")
-EXPIRY_WORDS = ("ttl", "expire", "expiry", "stale", "fetched_at", "max_age", "refresh_after", "age")
+EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "fetched", "refresh", "deadline"}
+
+
+def _words(key: str) -> set[str]:
+    """``self.card_fetched_at`` -> {"self", "card", "fetched", "at"}."""
+    return {w for w in re.split(r"[._]", key.lower()) if w}
 
 
 class UnvalidatedCardRefetch(Rule):
@@ -119,7 +128,7 @@ def refresh(base):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if self._has_validator(flow, scope):
+            if implements_api(scope) or self._has_validator(flow, scope):
                 continue
             for call in scope.calls:
                 if "card-fetch" not in call.roles:
@@ -151,14 +160,17 @@ def refresh(base):
             if self._per_peer(scope, loop, fetch) or self._until_success(scope, loop, fetch):
                 continue
             return loop.node, "runs again on every iteration of this loop"
-        for test, _holds in flow.guards(fetch):
-            if any(word in key.lower() for key in test.expr.keys for word in EXPIRY_WORDS):
+        guards = flow.guards(fetch)
+        for test, _holds in guards:
+            if any(_words(key) & EXPIRY_WORDS for key in test.expr.keys):
                 return test.node, "re-reads the card when a cache entry expires"
-        targets = next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), [])
+        targets = set(next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), []))
+        if any(test.expr.reads_any(targets) for test, _holds in guards):
+            return None  # `if not card: card = fetch()`: a lazy first fetch
         for bind in scope.binds:
-            if bind.order < fetch.order and set(bind.targets) & set(targets):
+            if bind.order < fetch.order and targets.intersection(bind.targets) and runs_before(bind, fetch):
                 held = bind.value.node
-                if not (held is not None and getattr(held, "value", None) == "None"):
+                if not (isinstance(held, cst.Name) and held.value == "None"):
                     return bind.node, "the card already held here is overwritten"
         return None
 
