@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from a2alint import __version__
@@ -39,8 +40,10 @@ class Cache:
     def get(self, key: str) -> list[Diagnostic] | None:
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            return [Diagnostic.from_json(item) for item in data]
-        except (OSError, ValueError, KeyError, TypeError):
+            if not isinstance(data, list):
+                return None
+            return [_load(item) for item in data]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
@@ -51,7 +54,7 @@ class Cache:
             self._prepare(path.parent)
             handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump([d.to_json() for d in diagnostics], stream)
+                json.dump([_dump(d) for d in diagnostics], stream)
             os.replace(temporary, path)
         except OSError:
             self.usable = False  # a read-only tree: lint on without caching
@@ -62,6 +65,21 @@ class Cache:
             top.mkdir(parents=True, exist_ok=True)
             (top / ".gitignore").write_text("# Created by a2alint\n*\n", encoding="utf-8")
         folder.mkdir(parents=True, exist_ok=True)
+
+
+def _dump(diagnostic: Diagnostic) -> dict:
+    """The JSON output form plus what it leaves out (the fix's description, shown in SARIF)."""
+    entry = diagnostic.to_json()
+    if diagnostic.fix:
+        entry["fix_description"] = diagnostic.fix.description
+    return entry
+
+
+def _load(entry: dict) -> Diagnostic:
+    diagnostic = Diagnostic.from_json(entry)
+    if diagnostic.fix and entry.get("fix_description"):
+        diagnostic = replace(diagnostic, fix=replace(diagnostic.fix, description=str(entry["fix_description"])))
+    return diagnostic
 
 
 def clean(root: Path) -> bool:
