@@ -94,11 +94,11 @@ class Linter:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
             text = data.decode(encoding)
         except (SyntaxError, LookupError, UnicodeDecodeError) as error:
-            line = data[: getattr(error, "start", 0)].count(b"\n") + 1
-            reason = getattr(error, "reason", None) or str(error)
-            return self._unparsable(result, enabled, line, 1, f"cannot decode the file: {reason}")
+            return self._unparsable(result, enabled, *_undecodable(data, error))
         result.encoding, result.original = encoding, text
         if self.prefilter and not apimodel.may_matter(data, settings):
+            if UNUSED_NOQA in enabled and b"noqa" in data.lower():  # no finding here, so every a2alint noqa is unused
+                result.diagnostics = self._suppress([], find_noqa(text), display, enabled)
             return result
         result.diagnostics, result.errors = self.lint_text(text, display, settings, enabled)
         if fix and any(d.fix for d in result.diagnostics):
@@ -142,8 +142,7 @@ class Linter:
         try:
             module = cst.parse_module(text)
         except cst.ParserSyntaxError as error:
-            line, column = _syntax_error_position(text, error)
-            message = f"syntax error: {error.message}"
+            line, column, message = _syntax_error(text, error)
             return self._unparsable(FileResult(display), enabled, line, column, message).diagnostics, []
         except RecursionError:
             return self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to parse").diagnostics, []
@@ -171,7 +170,7 @@ class Linter:
                 )
                 continue
             reports += [(rule_class, report) for report in rule.reports]
-        noqa = find_noqa(text) if reports or self.report_unused_noqa else {}
+        noqa = find_noqa(text) if reports or UNUSED_NOQA in enabled else {}
         if not reports and not noqa:
             return [], errors
         diagnostics = self._diagnostics(module, display, reports) if reports else []
@@ -234,19 +233,35 @@ class Linter:
         return found
 
 
-def _syntax_error_position(text: str, error: cst.ParserSyntaxError) -> tuple[int, int]:
-    """Where the syntax error is. libcst's tokenizer errors carry no position; CPython's
-    parser (parsing only, nothing is run) then locates it when it can."""
-    if not error.message.startswith("tokenizer error"):
-        return error.raw_line, error.raw_column + 1
+def _syntax_error(text: str, error: cst.ParserSyntaxError) -> tuple[int, int, str]:
+    """Where the syntax error is, and why. libcst's native parser reports the token after
+    the one at fault (often the next line) and its tokenizer errors carry no position, so
+    CPython's parser (parsing only, nothing is run) locates it when it rejects the text too."""
     try:
         compile(text, "<a2alint>", "exec", ast.PyCF_ONLY_AST)
     except SyntaxError as located:
         if located.lineno:
-            return located.lineno, max(located.offset or 1, 1)
+            return located.lineno, max(located.offset or 1, 1), f"syntax error: {located.msg}"
     except (ValueError, RecursionError, MemoryError):
         pass
-    return error.raw_line, error.raw_column + 1
+    return error.raw_line, error.raw_column + 1, f"syntax error: {error.message}"
+
+
+def _undecodable(data: bytes, error: Exception) -> tuple[int, int, str]:
+    """Where and why ``data`` cannot be decoded, in words a user can act on."""
+    if not isinstance(error, UnicodeDecodeError):  # from the coding line, or bytes in the first two lines
+        try:
+            data.decode("utf-8")
+            return 1, 1, f"cannot decode the file: {getattr(error, 'msg', None) or error}"
+        except UnicodeDecodeError as not_utf8:
+            error = not_utf8
+    line_start = data.rfind(b"\n", 0, error.start) + 1
+    line, column = data[: error.start].count(b"\n") + 1, error.start - line_start + 1
+    return line, column, (
+        f"cannot decode the file as {error.encoding}: byte 0x{data[error.start]:02x} at line {line} "
+        f"({error.reason}); save it as UTF-8 or declare its encoding with a coding line "
+        "such as '# -*- coding: latin-1 -*-'"
+    )
 
 
 def read_and_check(
@@ -291,3 +306,4 @@ def lint_source(
     settings = base.with_overrides(Overrides(layer=Layer(select=select), preview=preview))
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, prefilter=prefilter)
     return linter.check_bytes(source.encode("utf-8"), path, Path(path), settings, fix)
+
