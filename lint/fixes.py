@@ -8,6 +8,7 @@ that changed on disk since it was read is left alone.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Iterable
@@ -21,10 +22,20 @@ class StaleFileError(Exception):
     """The file changed on disk between reading and writing."""
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(source: str) -> list[str]:
+    """The lines of ``source`` with their endings, split where Python (and libcst) end a
+    line: ``\r\n``, ``\r`` or ``\n``. ``str.splitlines`` also splits at form feeds and
+    other separators, which would shift every position after them."""
+    return _LINE.findall(source)
+
+
 def _offsets(source: str) -> list[int]:
     """Offset of the start of each line (1-based line n starts at offsets[n - 1])."""
     starts = [0]
-    for line in source.splitlines(keepends=True):
+    for line in split_lines(source):
         starts.append(starts[-1] + len(line))
     return starts
 

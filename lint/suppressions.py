@@ -13,6 +13,8 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
+from a2alint.fixes import split_lines
+
 SKIP_FILE = re.compile(rb"^[ \t\f]*#[ \t]*a2alint:[ \t]*skip-file\b", re.MULTILINE)
 _NOQA = re.compile(
     r"#\s*(?P<ours>a2alint:\s*)?noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
@@ -44,7 +46,7 @@ def _comments(source: str) -> list[tuple[int, int, str]]:
     except (tokenize.TokenError, SyntaxError, ValueError):
         # Syntax newer than this interpreter's tokenizer: fall back to the text.
         found = []
-        for number, line in enumerate(source.splitlines(), start=1):
+        for number, line in enumerate(split_lines(source), start=1):
             index = line.find("#")
             if index >= 0:
                 found.append((number, index, line[index:]))
