@@ -6,6 +6,7 @@ import difflib
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -14,7 +15,7 @@ from a2alint.cache import Cache, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover
-from a2alint.fixes import StaleFileError, write_atomically
+from a2alint.fixes import StaleFileError, split_lines, write_atomically
 from a2alint.registry import load_rules
 from a2alint.runner import FileResult, Linter, read_and_check
 
@@ -97,6 +98,8 @@ def check(
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
     cache = None if no_cache or fix_mode else Cache(cwd)
+    if stdin_filename and not paths:
+        paths = ("-",)  # like ruff: naming the stdin source implies reading it
 
     results: list[FileResult] = []
     problems = []
@@ -114,16 +117,23 @@ def check(
 
     for problem in problems:
         click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)
+    if files == 0 and not problems and not quiet:
+        click.echo("a2alint: warning: no Python files found under the given paths", err=True)
     errors = [e for r in results for e in r.errors]
     for error in errors:
         click.echo(f"a2alint: {error}", err=True)
 
     fixed_count = 0
     if fix_mode:
-        fixed_count = _apply(results, paths == ("-",), diff)
+        fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r))
     diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
 
-    stream = open(output_file, "w", encoding="utf-8") if output_file else None
+    try:
+        if output_file:
+            Path(output_file).parent.mkdir(parents=True, exist_ok=True)
+        stream = open(output_file, "w", encoding="utf-8") if output_file else None
+    except OSError as error:
+        _fail(f"{output_file}: cannot write the report: {error.strerror}")
     out = stream or (sys.stderr if paths == ("-",) and fix and not diff else sys.stdout)
     try:
         if statistics:
@@ -135,7 +145,7 @@ def check(
     finally:
         if stream:
             stream.close()
-    if errors:
+    if errors or any(p.fatal for p in problems):
         sys.exit(2)
     if diff:
         sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
@@ -154,8 +164,17 @@ def _check_stdin(linter: Linter, resolver: SettingsResolver, stdin_filename: str
     return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
 
 
-def _apply(results: list[FileResult], stdin: bool, diff: bool) -> int:
-    """Write (or, with --diff, print) every fixed file; the number of findings fixed."""
+def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult) -> list[Diagnostic]:
+    """The findings of a file as it was read, for a fix that could not be written."""
+    path = Path(result.display).resolve()
+    return linter.check_bytes(result.data, result.display, path, resolver.for_path(path)).diagnostics
+
+
+def _apply(
+    results: list[FileResult], stdin: bool, diff: bool, unfixed: Callable[[FileResult], list[Diagnostic]]
+) -> int:
+    """Write (or, with --diff, print) every fixed file; the number of findings fixed. A file
+    that cannot be written keeps the findings it had (``unfixed``), so they still count."""
     fixed = 0
     for result in results:
         if result.fixed is None:
@@ -165,8 +184,8 @@ def _apply(results: list[FileResult], stdin: bool, diff: bool) -> int:
         if diff:
             sys.stdout.writelines(
                 difflib.unified_diff(
-                    (result.original or "").splitlines(keepends=True),
-                    result.fixed.splitlines(keepends=True),
+                    split_lines(result.original or ""),
+                    split_lines(result.fixed),
                     fromfile=f"a/{result.display}",
                     tofile=f"b/{result.display}",
                 )
@@ -176,11 +195,10 @@ def _apply(results: list[FileResult], stdin: bool, diff: bool) -> int:
         else:
             try:
                 write_atomically(Path(result.display).resolve(), result.fixed, result.encoding, result.data)
-            except StaleFileError:
-                click.echo(f"a2alint: {result.display}: changed on disk while checking; not fixed", err=True)
-                continue
-            except OSError as error:
-                click.echo(f"a2alint: {result.display}: cannot write the fix: {error.strerror}", err=True)
+            except (StaleFileError, OSError) as error:
+                reason = "changed on disk while checking" if isinstance(error, StaleFileError) else error.strerror
+                click.echo(f"a2alint: {result.display}: not fixed: {reason}", err=True)
+                result.diagnostics, result.fixed = unfixed(result), None
                 continue
         fixed += result.fixes_applied
     return fixed
@@ -222,3 +240,4 @@ def clean() -> None:
     """Remove the .a2alint_cache/ folder of the current directory."""
     removed = clean_cache(Path.cwd())
     click.echo("Removed .a2alint_cache/" if removed else "No .a2alint_cache/ here")
+

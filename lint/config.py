@@ -67,9 +67,9 @@ class Settings:
     # -- rule selection --
     def enabled_codes(self, registry: dict[str, type]) -> frozenset[str]:
         """Codes that run, by ruff's rules: later layers win, the more specific selector wins."""
-        for layer in self.layers:
-            for selector in (*(layer.select or ()), *layer.extend_select, *layer.ignore):
-                check_selector(selector, registry)
+        check_selectors(
+            (s for layer in self.layers for s in (*(layer.select or ()), *layer.extend_select, *layer.ignore)), registry
+        )
         enabled: set[str] = set()
         for layer in self.layers:
             positives = (*(layer.select or ()), *layer.extend_select)
@@ -98,9 +98,9 @@ class Settings:
 
     def is_excluded_with_parents(self, path: Path) -> bool:
         """For a path named on the command line: excluded itself or below an excluded folder."""
-        absolute = path.resolve()
-        inside = [absolute, *(p for p in absolute.parents if p.is_relative_to(self.root.resolve()) and p != self.root.resolve())]
-        return any(self.is_excluded(p) for p in inside)
+        absolute, root = path.resolve(), self.root.resolve()
+        inside = [p for p in (absolute, *absolute.parents) if p.is_relative_to(root) and p != root]
+        return any(self.is_excluded(p) for p in (inside if absolute.is_relative_to(root) else [absolute]))
 
     def with_overrides(self, overrides: "Overrides") -> "Settings":
         changes: dict[str, Any] = {}
@@ -148,9 +148,11 @@ def _best_match(code: str, selectors: Iterable[str]) -> int:
     return best
 
 
-def check_selector(selector: str, registry: dict[str, type]) -> None:
-    if selector != "ALL" and not any(code.startswith(selector) for code in registry):
-        raise SelectionError(f"unknown rule selector: {selector}")
+def check_selectors(selectors: Iterable[str], registry: dict[str, type]) -> None:
+    """Raise a :class:`SelectionError` that names every selector matching no rule."""
+    unknown = list(dict.fromkeys(s for s in selectors if s != "ALL" and not any(c.startswith(s) for c in registry)))
+    if unknown:
+        raise SelectionError(f"unknown rule selector{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
 
 
 def matches(path: Path, pattern: str, root: Path) -> bool:
@@ -227,11 +229,10 @@ def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, t
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
     for key, values in selectors:
-        for selector in values:
-            try:
-                check_selector(selector, registry)
-            except SelectionError as error:
-                raise ConfigError(f"{path}: key '{key}': {error}") from None
+        try:
+            check_selectors(values, registry)
+        except SelectionError as error:
+            raise ConfigError(f"{path}: key '{key}': {error}") from None
     return Settings(
         root=path.parent,
         config_path=path,

@@ -22,19 +22,20 @@ from a2alint.config import Settings, SettingsResolver
 
 @dataclass(frozen=True)
 class Problem:
-    """A path that could not be walked; reported, never fatal."""
+    """A path that could not be walked; reported, and fatal (exit 2) for a named path that does not exist."""
 
     path: str
     message: str
+    fatal: bool = False
 
 
-def _gitignore(directory: Path) -> pathspec.PathSpec | None:
+def _gitignore(directory: Path) -> pathspec.GitIgnoreSpec | None:
     ignore_file = directory / ".gitignore"
     try:
         lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _git_root(directory: Path) -> Path | None:
@@ -48,14 +49,14 @@ class _Ignores:
     """The ``.gitignore`` files that apply to a directory, from the work tree's root down."""
 
     def __init__(self) -> None:
-        self.cache: dict[Path, list[tuple[Path, pathspec.PathSpec]]] = {}
+        self.cache: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
 
-    def specs(self, directory: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+    def specs(self, directory: Path) -> list[tuple[Path, pathspec.GitIgnoreSpec]]:
         if directory in self.cache:
             return self.cache[directory]
         root = _git_root(directory)
         if root is None:
-            specs: list[tuple[Path, pathspec.PathSpec]] = []
+            specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
         else:
             parent = [] if directory == root else self.specs(directory.parent)
             own = _gitignore(directory)
@@ -97,16 +98,18 @@ def discover(
     for given in paths:
         path = Path(given)
         absolute = path if path.is_absolute() else resolver.cwd / path
+        if not (absolute.exists() or absolute.is_symlink()):
+            problems.append(Problem(given, "no such file or directory", fatal=True))
+            continue
+        if force_exclude:
+            settings = resolver.for_path(absolute)
+            if settings.is_excluded_with_parents(absolute) or _gitignored(absolute, settings, ignores):
+                continue
         if absolute.is_dir():
             for display, file in _walk(given, absolute, resolver, ignores, problems):
                 add(display, file)
-        elif absolute.exists() or absolute.is_symlink():
-            settings = resolver.for_path(absolute)
-            if force_exclude and (settings.is_excluded_with_parents(absolute) or _gitignored(absolute, settings, ignores)):
-                continue
-            add(given, absolute)
         else:
-            problems.append(Problem(given, "no such file or directory"))
+            add(given, absolute)
     return found, problems
 
 
