@@ -1,0 +1,152 @@
+"""Shared fixtures for the engine tests: a project folder, the command in-process and installed.
+
+Most tests drive ``a2alint`` in-process through click's runner (fast); the ones that
+need a real process (a terminal, ``python -m``, a traceback check, pre-commit) run the
+installed ``a2alint`` executable that sits next to ``sys.executable``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from click.testing import CliRunner
+
+import a2alint.cli as cli_module
+from a2alint.cli import main
+from a2alint.registry import load_rules
+from a2alint.rule import Replace, Rule
+
+#: One AC107 finding with a safe fix (``json.dumps`` without ``sort_keys=True`` feeding a hash).
+FIXABLE = textwrap.dedent(
+    """\
+    import hashlib, json
+    from a2a.client import A2ACardResolver
+    async def digest(resolver):
+        card = await resolver.get_agent_card()
+        contract = {"protocolVersion": card.protocol_version}
+        return hashlib.sha256(json.dumps(contract).encode()).hexdigest()
+    """
+)
+#: FIXABLE after its fix.
+FIXED = FIXABLE.replace("json.dumps(contract)", "json.dumps(contract, sort_keys=True)")
+#: Where FIXABLE's finding is (1-based line and column of the ``json.dumps`` call).
+FIXABLE_AT = (6, 27)
+#: One AC107 finding without a fix (the built-in, salted ``hash()``).
+UNFIXABLE = "import a2a\ndef f(card): return hash(card.model_dump_json())\n"
+#: A2A client code with nothing to report.
+CLEAN = "import a2a\n\nx = 1\n"
+
+INSTALLED = Path(sys.executable).with_name("a2alint")
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    def json(self):
+        return json.loads(self.stdout)
+
+    def codes(self) -> list[str]:
+        return [d["code"] for d in self.json()["diagnostics"]]
+
+
+def write(path: Path, text: str | bytes = FIXABLE) -> Path:
+    """Write ``text`` to ``path`` (making its folders); the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty folder that is the current directory."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def a2alint(project: Path):
+    """``a2alint(*args, input=None)``: the command run in-process in ``project``."""
+
+    def run(*args: str, input: str | bytes | None = None) -> Run:
+        result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=True)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception  # an internal crash must fail the test with its traceback
+        return Run(result.exit_code, result.stdout, result.stderr)
+
+    return run
+
+
+@pytest.fixture
+def check(a2alint):
+    """``check(*args)``: ``a2alint check *args``."""
+    return lambda *args, **kwargs: a2alint("check", *args, **kwargs)
+
+
+def run_installed(*args: str, cwd: Path, input: bytes | None = None, env: dict | None = None, **kwargs) -> Run:
+    """Run the installed ``a2alint`` executable (or, with ``args[0] == '-m'``, ``python -m``)."""
+    command = [sys.executable, *args] if args and args[0] == "-m" else [str(INSTALLED), *args]
+    environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    environment.update(env or {})
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
+    done = subprocess.run(command, cwd=cwd, input=input, env=environment, timeout=120, **streams)
+    return Run(done.returncode, (done.stdout or b"").decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
+
+
+# --- a test-only plug-in rule --------------------------------------------------------------
+
+
+class PrintIsPreview(Rule):
+    """Flags every call of ``print`` (a test-only preview rule with an unsafe fix)."""
+
+    code = "AC990"
+    name = "print-is-preview"
+    severity = "warning"
+    preview = True
+    requires_a2a = False
+
+    def check(self, model) -> None:
+        rule = self
+
+        class Visitor(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value == "print":
+                    fix = Replace(node.func, cst.Name("log"), "unsafe", "call log instead")
+                    rule.report(node, "print called", suggestion="call log", fix=fix)
+
+        model.module.visit(Visitor())
+
+
+class Crashes(Rule):
+    """Raises on every file (a test-only rule that runs only when selected by its code)."""
+
+    code = "AC991"
+    name = "crashes"
+    opt_in = True
+    requires_a2a = False
+
+    def check(self, model) -> None:
+        raise RuntimeError("boom")
+
+
+@pytest.fixture
+def plugin_rule(monkeypatch: pytest.MonkeyPatch) -> type[Rule]:
+    """Register :class:`PrintIsPreview` and :class:`Crashes` next to the real rules for
+    in-process runs; the preview rule."""
+    registry = {**load_rules(), PrintIsPreview.code: PrintIsPreview, Crashes.code: Crashes}
+    monkeypatch.setattr(cli_module, "load_rules", lambda: registry)
+    return PrintIsPreview
