@@ -1,0 +1,185 @@
+"""``--format json|sarif|github``, ``--statistics`` and ``--output-file``."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from a2alint import __version__
+from a2alint.registry import load_rules
+from conftest import FIXABLE, FIXABLE_AT, UNFIXABLE, write
+
+SARIF_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+DIAGNOSTIC_KEYS = {
+    "path", "line", "column", "end_line", "end_column", "code", "rule", "severity", "message", "suggestion", "fix",
+    "related",
+}
+
+
+@pytest.fixture
+def two_findings(project):
+    """``pkg/b.py`` (a fixable AC107) and ``pkg/a.py`` (an AC107 without fix)."""
+    write(project / "pkg" / "b.py", FIXABLE)
+    write(project / "pkg" / "a.py", UNFIXABLE)
+    write(project / "pkg" / "clean.py", "x = 1\n")
+    return project
+
+
+# --- json ---------------------------------------------------------------------------------------
+
+
+def test_json_has_exactly_the_documented_shape(two_findings, check):
+    run = check("--format", "json", "--select", "AC107", "pkg")
+    assert run.exit_code == 1
+    document = run.json()
+    assert set(document) == {"tool", "version", "files", "diagnostics"}
+    assert (document["tool"], document["version"], document["files"]) == ("a2alint", __version__, 3)
+    for diagnostic in document["diagnostics"]:
+        assert set(diagnostic) == DIAGNOSTIC_KEYS
+
+
+def test_json_positions_are_1_based_and_the_fix_is_documented(two_findings, check):
+    fixable, unfixable = check("--format", "json", "--select", "AC107", "pkg/b.py", "pkg/a.py").json()["diagnostics"][::-1]
+    line, column = FIXABLE_AT
+    assert (fixable["line"], fixable["column"], fixable["end_line"]) == (line, column, line)
+    assert fixable["end_column"] == column + len("json.dumps(contract)")
+    assert fixable["fix"] == {
+        "applicability": "safe",
+        "edits": [
+            {
+                "content": "json.dumps(contract, sort_keys=True)",
+                "location": {"row": line, "column": column},
+                "end_location": {"row": line, "column": column + len("json.dumps(contract)")},
+            }
+        ],
+    }
+    assert (unfixable["line"], unfixable["column"], unfixable["fix"]) == (2, 21, None)
+    assert unfixable["severity"] == "error" and unfixable["rule"] == "unstable-contract-hash"
+    assert unfixable["suggestion"].startswith("hash only the contract fields")
+
+
+def test_json_is_sorted_by_path_line_column_code(two_findings, check):
+    diagnostics = check("--format", "json", "--select", "AC107", "pkg/b.py", "pkg/a.py").json()["diagnostics"]
+    assert [d["path"] for d in diagnostics] == ["pkg/a.py", "pkg/b.py"]
+
+
+def test_json_paths_stay_as_given(two_findings, check):
+    relative = check("--format", "json", "--select", "AC107", "pkg").json()["diagnostics"]
+    assert {d["path"] for d in relative} == {"pkg/a.py", "pkg/b.py"}
+    absolute = check("--format", "json", "--select", "AC107", str(two_findings / "pkg")).json()["diagnostics"]
+    assert {d["path"] for d in absolute} == {str(two_findings / "pkg" / "a.py"), str(two_findings / "pkg" / "b.py")}
+
+
+def test_json_without_findings(two_findings, check):
+    run = check("--format", "json", "pkg/clean.py")
+    assert run.exit_code == 0
+    assert run.json() == {"tool": "a2alint", "version": __version__, "files": 1, "diagnostics": []}
+
+
+# --- sarif --------------------------------------------------------------------------------------
+
+
+def _sarif(check, *paths: str) -> dict:
+    run = check("--format", "sarif", "--select", "AC107", *paths)
+    assert run.exit_code == 1
+    return run.json()
+
+
+def test_sarif_validates_against_the_2_1_0_schema(two_findings, check):
+    if not SARIF_SCHEMA.is_file():
+        pytest.skip(f"the SARIF 2.1.0 schema is not at {SARIF_SCHEMA} (it is in shared/ beside the repository)")
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker())
+    document = _sarif(check, "pkg")
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
+    assert errors == []
+    assert len(document["runs"][0]["results"]) == 2
+
+
+def test_sarif_driver_describes_every_rule(two_findings, check):
+    driver = _sarif(check, "pkg")["runs"][0]["tool"]["driver"]
+    assert (driver["name"], driver["version"]) == ("a2alint", __version__)
+    assert [rule["id"] for rule in driver["rules"]] == list(load_rules())
+    for rule in driver["rules"]:
+        assert {"id", "name", "shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"} <= set(rule)
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"] and rule["help"]["text"]
+        assert rule["helpUri"].startswith("https://") and rule["id"] in rule["helpUri"]
+        assert rule["defaultConfiguration"]["level"] in {"error", "warning"}
+
+
+def test_sarif_results_have_repo_relative_uris_regions_and_fixes(two_findings, check, monkeypatch):
+    subprocess.run(["git", "init", "-q", str(two_findings)], check=True)
+    monkeypatch.chdir(two_findings / "pkg")  # from inside the repository, URIs are from its root
+    document = _sarif(check, ".")
+    rules = document["runs"][0]["tool"]["driver"]["rules"]
+    results = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r for r in document["runs"][0]["results"]}
+    assert set(results) == {"pkg/a.py", "pkg/b.py"}
+    fixed = results["pkg/b.py"]
+    assert rules[fixed["ruleIndex"]]["id"] == fixed["ruleId"] == "AC107"
+    assert fixed["level"] == "error"
+    line, column = FIXABLE_AT
+    assert fixed["locations"][0]["physicalLocation"]["region"]["startLine"] == line
+    assert fixed["locations"][0]["physicalLocation"]["region"]["startColumn"] == column
+    (change,) = fixed["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "pkg/b.py"
+    assert change["replacements"][0]["insertedContent"]["text"] == "json.dumps(contract, sort_keys=True)"
+    assert "fixes" not in results["pkg/a.py"]
+
+
+# --- github -------------------------------------------------------------------------------------
+
+GITHUB_LINE = re.compile(
+    r"^::(?P<level>error|warning) file=(?P<file>[^,]+),line=(?P<line>\d+),col=(?P<col>\d+),"
+    r"endLine=(?P<end_line>\d+),endColumn=(?P<end_col>\d+),title=(?P<title>[A-Z]+\d+)::(?P<message>.+)$"
+)
+
+
+def test_github_annotations_one_line_per_finding(two_findings, check):
+    run = check("--format", "github", "--select", "AC107", "pkg")
+    assert run.exit_code == 1
+    matches = [GITHUB_LINE.match(line) for line in run.stdout.splitlines()]
+    assert all(matches) and len(matches) == 2
+    first, second = (m.groupdict() for m in matches)
+    assert (first["level"], first["file"], first["line"], first["col"], first["title"]) == ("error", "pkg/a.py", "2", "21", "AC107")
+    assert (second["file"], second["line"], second["col"]) == ("pkg/b.py", *map(str, FIXABLE_AT))
+    assert "built-in hash()" in first["message"]
+
+
+def test_github_escapes_newlines_and_property_separators(project, check):
+    write(project / "a,b:c.py", UNFIXABLE)
+    (line,) = check("--format", "github", "--select", "AC107", "a,b:c.py").stdout.splitlines()
+    assert line.startswith("::error file=a%2Cb%3Ac.py,line=2,")
+
+
+# --- statistics and the output file ------------------------------------------------------------
+
+
+def test_statistics_text_counts_per_code(two_findings, check):
+    run = check("--statistics", "--select", "AC107", "pkg")
+    assert run.exit_code == 1
+    assert run.stdout.splitlines() == ["    2\tAC107\t[*] unstable-contract-hash"]
+
+
+def test_statistics_json(two_findings, check):
+    run = check("--statistics", "--format", "json", "--select", "AC107", "pkg")
+    assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": True}]
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+def test_output_file_receives_the_report_instead_of_stdout(two_findings, check, output_format):
+    run = check("--format", output_format, "--select", "AC107", "-o", "reports/out.txt", "pkg")
+    assert run.exit_code == 1
+    assert run.stdout == ""
+    assert "pkg/a.py" in (two_findings / "reports" / "out.txt").read_text(encoding="utf-8")
+
+
+def test_output_file_that_cannot_be_written_is_exit_2(two_findings, check):
+    write(two_findings / "taken", "a file, not a folder")
+    run = check("-o", "taken/out.txt", "pkg")
+    assert run.exit_code == 2
+    assert "taken/out.txt" in run.stderr
