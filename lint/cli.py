@@ -138,7 +138,7 @@ def check(
     try:
         if statistics:
             reporters.write_statistics(diagnostics, out, output_format)
-        elif not (diff and output_format == "text"):
+        elif not diff:  # the diff is the whole output: a report after it would break its format
             reporters.write(
                 output_format, diagnostics, out, files=files, registry=registry, cwd=cwd, fixed=fixed_count, quiet=quiet
             )

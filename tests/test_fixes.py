@@ -117,6 +117,14 @@ def test_diff_prints_a_unified_diff_writes_nothing_and_exits_1(project, check):
     assert "+    return hashlib.sha256(json.dumps(contract, sort_keys=True).encode()).hexdigest()" in lines
 
 
+@pytest.mark.parametrize("output_format", ["json", "sarif", "github"])
+def test_diff_is_the_whole_output_in_any_format(project, check, output_format):
+    write(project / "bad.py")
+    run = check("--diff", "--format", output_format, "bad.py")
+    assert run.stdout.startswith("--- a/bad.py\n+++ b/bad.py\n")
+    assert all(line[:1] in " +-@" for line in run.stdout.splitlines())
+
+
 def test_diff_without_fixes_prints_nothing_and_exits_0(project, check):
     write(project / "bad.py", UNFIXABLE)
     run = check("--diff", "bad.py")
