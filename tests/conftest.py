@@ -59,6 +59,10 @@ class Run:
     def codes(self) -> list[str]:
         return [d["code"] for d in self.json()["diagnostics"]]
 
+    def paths(self, code: str = "AC107") -> list[str]:
+        """The paths ``code`` is reported in (other rules' findings left aside)."""
+        return [d["path"] for d in self.json()["diagnostics"] if d["code"] == code]
+
 
 def write(path: Path, text: str | bytes = FIXABLE) -> Path:
     """Write ``text`` to ``path`` (making its folders); the path."""

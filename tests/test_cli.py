@@ -163,8 +163,8 @@ def test_stdin_filename_alone_reads_stdin(project, check):
 
 def test_stdin_uses_the_config_found_from_its_filename(project, check):
     write(project / "pkg" / "pyproject.toml", '[tool.a2alint]\nignore = ["AC107"]\n')
-    assert check("--stdin-filename", "pkg/agent.py", "-", input=FIXABLE).exit_code == 0
-    assert check("--stdin-filename", "agent.py", "-", input=FIXABLE).exit_code == 1
+    assert check("--format", "json", "--stdin-filename", "pkg/agent.py", "-", input=FIXABLE).paths() == []
+    assert check("--format", "json", "--stdin-filename", "agent.py", "-", input=FIXABLE).paths() == ["agent.py"]
 
 
 def test_stdin_fix_prints_the_fixed_source(project, check):

@@ -14,7 +14,7 @@ def _checked(check, *args: str) -> list[str]:
     """The paths of the findings (every file written below holds exactly one)."""
     run = check("--format", "json", "--select", "AC107", *args)
     assert run.exit_code in (0, 1), run.stderr
-    return sorted(d["path"] for d in run.json()["diagnostics"])
+    return sorted(run.paths())
 
 
 def _git_init(folder):
