@@ -170,6 +170,13 @@ def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult) -> 
     return linter.check_bytes(result.data, result.display, path, resolver.for_path(path)).diagnostics
 
 
+def _write_stdout(data: bytes) -> None:
+    """Source for an editor that piped it in: in the encoding it came in, not stdout's."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
 def _apply(
     results: list[FileResult], stdin: bool, diff: bool, unfixed: Callable[[FileResult], list[Diagnostic]]
 ) -> int:
@@ -178,8 +185,8 @@ def _apply(
     fixed = 0
     for result in results:
         if result.fixed is None:
-            if stdin and not diff and result.original is not None:
-                sys.stdout.write(result.original)
+            if stdin and not diff:
+                _write_stdout(result.data)  # unchanged, byte for byte (even when it could not be decoded)
             continue
         if diff:
             sys.stdout.writelines(
@@ -191,7 +198,7 @@ def _apply(
                 )
             )
         elif stdin:
-            sys.stdout.write(result.fixed)
+            _write_stdout(result.fixed.encode(result.encoding))
         else:
             try:
                 write_atomically(Path(result.display).resolve(), result.fixed, result.encoding, result.data)

@@ -52,6 +52,7 @@ class Run:
     exit_code: int
     stdout: str
     stderr: str
+    stdout_bytes: bytes = b""
 
     def json(self):
         return json.loads(self.stdout)
@@ -90,7 +91,7 @@ def a2alint(project: Path):
         result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=True)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception  # an internal crash must fail the test with its traceback
-        return Run(result.exit_code, result.stdout, result.stderr)
+        return Run(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
 
     return run
 

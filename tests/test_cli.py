@@ -174,6 +174,18 @@ def test_stdin_fix_prints_the_fixed_source(project, check):
     assert "Fixed 1 finding." in run.stderr
 
 
+def test_stdin_fix_writes_the_source_back_in_its_declared_encoding(check):
+    source = ("# -*- coding: latin-1 -*-\n" + FIXABLE + "OWNER = 'Zoë'\n").encode("latin-1")
+    run = check("--fix", "-", input=source)
+    assert run.stdout_bytes == source.replace(b"json.dumps(contract)", b"json.dumps(contract, sort_keys=True)")
+
+
+@pytest.mark.parametrize("source", [b"import a2a\nx = 'caf\xe9'\r\n", b"import a2a\nx = 1\r\n"])
+def test_stdin_fix_echoes_a_source_it_cannot_fix_unchanged(check, source):
+    run = check("--fix", "-", input=source)
+    assert run.stdout_bytes == source
+
+
 # --- files that cannot be analysed: AC000 -------------------------------------------------------
 
 
