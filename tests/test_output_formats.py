@@ -150,6 +150,12 @@ def test_github_annotations_one_line_per_finding(two_findings, check):
     assert "built-in hash()" in first["message"]
 
 
+def test_github_warning_level_rules_are_warnings(project, check):
+    write(project / "n.py", "import a2a\nx = 1  # noqa: AC107\n")
+    (line,) = check("--format", "github", "--report-unused-noqa", "n.py").stdout.splitlines()
+    assert GITHUB_LINE.match(line).group("level", "title") == ("warning", "AC001")
+
+
 def test_github_escapes_newlines_and_property_separators(project, check):
     write(project / "a,b:c.py", UNFIXABLE)
     (line,) = check("--format", "github", "--select", "AC107", "a,b:c.py").stdout.splitlines()
