@@ -39,11 +39,100 @@ def implements_api(scope: Scope) -> bool:
     return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
 
 
-def flow_of(model: ModuleModel) -> "FieldFlow":
+def flow_of(model: ModuleModel) -> "Flow":
     """The module's one flow analysis, shared by every rule."""
     if model.flow is None:
-        model.flow = FieldFlow(model)
+        model.flow = Flow(model)
     return model.flow
+
+
+# --- control flow ------------------------------------------------------------------------
+
+TASK_EVENT_TYPES = frozenset(
+    {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
+)
+HELPER_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Why a point runs after the task was submitted: a node and a label for the reader."""
+
+    node: cst.CSTNode
+    label: str
+    via: tuple[tuple[cst.CSTNode, str], ...] = ()
+
+    def notes(self) -> list[tuple[cst.CSTNode, str]]:
+        return [(self.node, self.label), *self.via]
+
+
+def exclusive(a: Fact, b: Fact) -> bool:
+    """``a`` and ``b`` sit in different branches of one ``if`` or ``try``: never both run."""
+    for (frame_a, branch_a), (frame_b, branch_b) in zip(a.path, b.path):
+        if frame_a is not frame_b:
+            return False
+        if branch_a != branch_b:
+            return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
+    return False
+
+
+def leaves_before(first: Fact, second: Fact) -> bool:
+    """``first`` sits in a branch that always returns or raises before ``second`` is reached."""
+    shared = 0
+    for (frame_a, branch_a), (frame_b, branch_b) in zip(first.path, second.path):
+        if frame_a is not frame_b or branch_a != branch_b:
+            break
+        shared += 1
+    for frame, branch in first.path[shared:]:
+        if frame.exits.get(branch) in ("return", "raise"):
+            return True
+    return False
+
+
+def runs_before(first: Fact, second: Fact) -> bool:
+    """In one scope, can ``second`` run after ``first`` has run (same pass, or a later
+    iteration of a loop around both)?"""
+    if exclusive(first, second) or leaves_before(first, second):
+        return False
+    if first.order < second.order:
+        return True
+    return any(loop in second.loops for loop in first.loops)
+
+
+def in_loop_body(fact: Fact, frame: Frame) -> bool:
+    return (frame, "body") in fact.path
+
+
+# --- expressions over card fields ----------------------------------------------------------
+
+CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
+CONTRACT_FIELDS = frozenset(
+    {"protocol_version", "security_schemes", "security", "security_requirements", "supported_interfaces"}
+)
+
+
+def expr_keys(node: cst.CSTNode) -> set[str]:
+    """Dotted keys read by one small expression (a condition's operand)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        key = dotted(current)
+        if key is not None:
+            found.update(prefixes(key))
+            if isinstance(current, (cst.Name, cst.Attribute)):
+                continue
+        stack.extend(current.children)
+    return found
+
+
+def field_of(key: str) -> str:
+    return key.rsplit(".", 1)[-1]
+
+
+def _is_hashlib(call: Call) -> bool:
+    name = call.qualified or ""
+    return name.startswith("hashlib.") or name.startswith("hmac.")
 
 
 class Flow:
@@ -177,73 +266,7 @@ class Flow:
         """A call of the built-in ``name``, not shadowed by an import or a definition."""
         return call.callee == name and name not in self.model.imports and name not in self.api.defined
 
-
-def _is_hashlib(call: Call) -> bool:
-    name = call.qualified or ""
-    return name.startswith("hashlib.") or name.startswith("hmac.")
-
-
-# --- control flow ------------------------------------------------------------------------
-
-TASK_EVENT_TYPES = frozenset(
-    {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
-)
-HELPER_DEPTH = 3
-
-
-@dataclass(frozen=True)
-class Anchor:
-    """Why a point runs after the task was submitted: a node and a label for the reader."""
-
-    node: cst.CSTNode
-    label: str
-    via: tuple[tuple[cst.CSTNode, str], ...] = ()
-
-    def notes(self) -> list[tuple[cst.CSTNode, str]]:
-        return [(self.node, self.label), *self.via]
-
-
-def exclusive(a: Fact, b: Fact) -> bool:
-    """``a`` and ``b`` sit in different branches of one ``if`` or ``try``: never both run."""
-    for (frame_a, branch_a), (frame_b, branch_b) in zip(a.path, b.path):
-        if frame_a is not frame_b:
-            return False
-        if branch_a != branch_b:
-            return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
-    return False
-
-
-def leaves_before(first: Fact, second: Fact) -> bool:
-    """``first`` sits in a branch that always returns or raises before ``second`` is reached."""
-    shared = 0
-    for (frame_a, branch_a), (frame_b, branch_b) in zip(first.path, second.path):
-        if frame_a is not frame_b or branch_a != branch_b:
-            break
-        shared += 1
-    for frame, branch in first.path[shared:]:
-        if frame.exits.get(branch) in ("return", "raise"):
-            return True
-    return False
-
-
-def runs_before(first: Fact, second: Fact) -> bool:
-    """In one scope, can ``second`` run after ``first`` has run (same pass, or a later
-    iteration of a loop around both)?"""
-    if exclusive(first, second) or leaves_before(first, second):
-        return False
-    if first.order < second.order:
-        return True
-    return any(loop in second.loops for loop in first.loops)
-
-
-def in_loop_body(fact: Fact, frame: Frame) -> bool:
-    return (frame, "body") in fact.path
-
-
-class ControlFlow(Flow):
-    """Submission points, guards and helper calls: what the flow rules ask."""
-
-    # -- helpers of the same module --
+    # -- control flow: submission points, guards, helpers of the same module --
     def callee(self, call: Call) -> Scope | None:
         """The function of this module (or method of the caller's class) ``call`` runs."""
         text = call.callee or ""
@@ -364,38 +387,7 @@ class ControlFlow(Flow):
                 found.append((guard.test, guard.polarity))
         return found
 
-
-
-# --- expressions over card fields ----------------------------------------------------------
-
-CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
-CONTRACT_FIELDS = frozenset(
-    {"protocol_version", "security_schemes", "security", "security_requirements", "supported_interfaces"}
-)
-
-
-def expr_keys(node: cst.CSTNode) -> set[str]:
-    """Dotted keys read by one small expression (a condition's operand)."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        key = dotted(current)
-        if key is not None:
-            found.update(prefixes(key))
-            if isinstance(current, (cst.Name, cst.Attribute)):
-                continue
-        stack.extend(current.children)
-    return found
-
-
-def field_of(key: str) -> str:
-    return key.rsplit(".", 1)[-1]
-
-
-class FieldFlow(ControlFlow):
-    """Which values hold a card's skills, contract fields, or a digest of them."""
-
+    # -- card fields: skills, contract fields, digests --
     def skill_keys(self, scope: Scope) -> set[str]:
         """Keys holding a card's ``skills`` or values derived from them (ids, lookups)."""
         cache_key = ("skills", id(scope))

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from a2alint.flow import ControlFlow, flow_of
+from a2alint.flow import Flow, flow_of
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -170,7 +170,7 @@ async def delegate(client, message, url):
                     notes=notes,
                 )
 
-    def _decision(self, flow: ControlFlow, scope: Scope, fetch: Call):
+    def _decision(self, flow: Flow, scope: Scope, fetch: Call):
         """Where the fetched card (or a value derived from it) decides something."""
         derived = flow.derived(scope, calls=[fetch])
         keys = set(derived)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from a2alint.flow import CONTRACT_FIELDS, FieldFlow, field_of, flow_of, implements_api
+from a2alint.flow import CONTRACT_FIELDS, Flow, field_of, flow_of, implements_api
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -131,7 +131,7 @@ def submit(url, params):
                         notes=self._card_notes(flow, scope, call),
                     )
 
-    def _captures(self, flow: FieldFlow, scope: Scope) -> bool:
+    def _captures(self, flow: Flow, scope: Scope) -> bool:
         scopes = [scope]
         if scope.class_name:
             scopes += [s for s in flow.model.scopes if s.class_name == scope.class_name and s is not scope]
@@ -149,6 +149,6 @@ def submit(url, params):
         return any(word in text.lower() for text in words for word in _EVIDENCE_WORDS)
 
     @staticmethod
-    def _card_notes(flow: FieldFlow, scope: Scope, send: Call) -> list[Note]:
+    def _card_notes(flow: Flow, scope: Scope, send: Call) -> list[Note]:
         fetch = next((c for c in scope.calls if c.order < send.order and "card-fetch" in c.roles), None)
         return [Note(fetch.node, "the card this send relies on is fetched here")] if fetch else []

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from a2alint.flow import FieldFlow, bind_call, flow_of, implements_api, runs_before
+from a2alint.flow import Flow, bind_call, flow_of, implements_api, runs_before
 import libcst as cst
 
 from a2alint.model import Call, ModuleModel, Scope
@@ -146,7 +146,7 @@ def refresh(base):
                     )
 
     @staticmethod
-    def _has_validator(flow: FieldFlow, scope: Scope) -> bool:
+    def _has_validator(flow: Flow, scope: Scope) -> bool:
         scopes = [scope] + [s for s in flow.model.scopes if scope.class_name and s.class_name == scope.class_name]
         for s in scopes:
             texts = [t for c in s.calls for t in (*c.args.strings, *c.args.keys)]
@@ -155,7 +155,7 @@ def refresh(base):
                 return True
         return False
 
-    def _refetch(self, flow: FieldFlow, scope: Scope, fetch: Call):
+    def _refetch(self, flow: Flow, scope: Scope, fetch: Call):
         for loop in fetch.loops:
             if self._per_peer(scope, loop, fetch) or self._until_success(scope, loop, fetch):
                 continue
@@ -178,7 +178,7 @@ def refresh(base):
     def _per_peer(scope: Scope, loop, fetch: Call) -> bool:
         """``for url in urls: fetch(url)``: one fetch per peer."""
         bind = next((b for b in scope.binds if b.kind == "for" and b.node is loop.node), None)
-        return bind is not None and not FieldFlow.call_reads(fetch).isdisjoint(bind.targets) and not any(
+        return bind is not None and not Flow.call_reads(fetch).isdisjoint(bind.targets) and not any(
             "send" in c.roles or "subscribe" in c.roles for c in bind.value.calls
         )
 

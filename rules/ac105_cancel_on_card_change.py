@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from a2alint.flow import FieldFlow, flow_of
+from a2alint.flow import Flow, flow_of
 from a2alint.model import Bind, Call, ModuleModel
 from a2alint.rule import Note, Rule
 
@@ -124,7 +124,7 @@ async def on_update(task: Task, etag_then, etag_now):
         receiver = (call.receiver or "").lower()
         return call if call.method in FAILING_TRANSITIONS and "updater" in receiver else None
 
-    def _check(self, flow: FieldFlow, fact, cancel) -> None:
+    def _check(self, flow: Flow, fact, cancel) -> None:
         anchor = flow.submission(fact)
         if anchor is None:
             return

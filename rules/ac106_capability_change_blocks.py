@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from a2alint.flow import CAPABILITY_FIELDS, FieldFlow, field_of, flow_of
+from a2alint.flow import CAPABILITY_FIELDS, Flow, field_of, flow_of
 from a2alint.model import ModuleModel, Test
 from a2alint.rule import Note, Rule
 
@@ -109,7 +109,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
                         break
 
     @staticmethod
-    def _compares_capabilities(flow: FieldFlow, test: Test) -> bool:
+    def _compares_capabilities(flow: Flow, test: Test) -> bool:
         cards = flow.card_data(test.scope)
         bases = {
             key.rsplit(".", 1)[0]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from a2alint.flow import FieldFlow, flow_of
+from a2alint.flow import Flow, flow_of
 from a2alint.model import Call, Fact, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -127,7 +127,7 @@ def restore(task, card):
         return bool(call.method and STATE_SETTER.match(call.method))
 
     @staticmethod
-    def _verification(flow: FieldFlow, scope: Scope, change: Fact):
+    def _verification(flow: Flow, scope: Scope, change: Fact):
         for test, _holds in flow.guards(change):
             verifier = next((c for c in test.expr.calls if "verify-signature" in c.roles), None)
             if verifier is not None:
@@ -147,7 +147,7 @@ def restore(task, card):
         return None
 
     @staticmethod
-    def _from_card(flow: FieldFlow, scope: Scope, change: Fact):
+    def _from_card(flow: Flow, scope: Scope, change: Fact):
         value = change.value if hasattr(change, "value") else change.args
         cards = flow.card_keys(scope)
         if value.reads_any(cards):

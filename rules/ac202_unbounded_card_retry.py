@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from a2alint.flow import FieldFlow, flow_of
+from a2alint.flow import Flow, flow_of
 from a2alint.model import Frame, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -144,7 +144,7 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
         )
 
     @staticmethod
-    def _bounded(flow: FieldFlow, scope: Scope, loop: Frame) -> bool:
+    def _bounded(flow: Flow, scope: Scope, loop: Frame) -> bool:
         node = loop.node
         if isinstance(node, cst.For):
             iterated = node.iter
