@@ -248,3 +248,15 @@ def clean() -> None:
     removed = clean_cache(Path.cwd())
     click.echo("Removed .a2alint_cache/" if removed else "No .a2alint_cache/ here")
 
+
+@main.command()
+def server() -> None:
+    """Run the language server on stdin/stdout (needs: pip install 'a2alint[lsp]')."""
+    try:
+        from pygls.lsp.server import LanguageServer  # noqa: F401  (pygls 2.x)
+    except ImportError:
+        click.echo("a2alint: error: the language server needs pygls 2; install it with: pip install 'a2alint[lsp]'", err=True)
+        sys.exit(2)
+    from a2alint.server import serve
+
+    serve()

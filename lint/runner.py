@@ -307,3 +307,17 @@ def lint_source(
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, prefilter=prefilter)
     return linter.check_bytes(source.encode("utf-8"), path, Path(path), settings, fix)
 
+
+def check_text(
+    linter: Linter, text: str, display: str, path: Path, settings: Settings, fix: str | None = None
+) -> FileResult:
+    """Lint ``text`` (an editor's unsaved buffer of ``path``) exactly as :meth:`Linter.check_bytes`
+    lints the file: the text is encoded as the file would be saved, in its declared encoding."""
+    data = text.encode("utf-8")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        if encoding not in ("utf-8", "utf-8-sig"):
+            data = text.encode(encoding)  # a coding cookie: the bytes the editor would write
+    except (SyntaxError, LookupError, UnicodeEncodeError):
+        pass  # check_bytes reports what the interpreter would refuse
+    return linter.check_bytes(data, display, path, settings, fix)
