@@ -147,6 +147,10 @@ REST_ROLES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"/tasks/[^/]+:cancel$"), "cancel"),
     (re.compile(r"/tasks/[^/]+:subscribe$"), "subscribe"),
 )
+#: REST reads of a task's own status: ``GET /tasks/{id}``.
+REST_READS: tuple[tuple[re.Pattern[str], str], ...] = ((re.compile(r"/tasks/[^/:]+$"), "get-task"),)
+#: Calls that take a JSON-RPC method name as an argument (``self._rpc("SendMessage", params)``).
+_RPC_HELPER = re.compile(r"rpc|call|request|invoke|post|send", re.IGNORECASE)
 CARD_PATHS = (
     "/.well-known/agent.json",
     "/.well-known/agent-card.json",
@@ -261,8 +265,10 @@ class ApiModel:
             head = ".".join(parts[:end])
             if head in env:
                 return ".".join([env[head], *parts[end:]])
-        if parts[0] in self.model.imports and parts[0] not in env:
+        if parts[0] in self.model.imports:
             return canonical(".".join([self.model.imports[parts[0]], *parts[1:]]))
+        if parts[0] in self.model.classes:  # a class this module defines: never an SDK type
+            return ".".join([f"local:{parts[0]}", *parts[1:]])
         return None
 
     def env(self, scope: Scope) -> dict[str, str]:
@@ -276,6 +282,17 @@ class ApiModel:
             found.update(self.types.get(id(s), {}))
         return found
 
+    def carried_by(self, name: str, scope: Scope) -> set[str]:
+        """Roles the value of ``name`` carries in ``scope``, or in an enclosing scope
+        (a module-level ``CARD_PATH = "/.well-known/agent-card.json"``)."""
+        current: Scope | None = scope
+        while current is not None:
+            found = self.carried.get(id(current), {}).get(name)
+            if found is not None:
+                return found
+            current = current.parent
+        return set()
+
     def type_of_call(self, call: Call) -> str | None:
         name = self.qualify(call.callee, call.scope)
         if name is None:
@@ -284,6 +301,23 @@ class ApiModel:
             return RETURNS[name]
         last = name.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
         return name if last[:1].isupper() else None
+
+
+def _bound_type(api: ApiModel, scope: Scope, bind) -> str | None:
+    """The type a bind gives its target: its annotation, the call it stores, or the
+    type of the name it copies (``self.factory = factory``)."""
+    if bind.annotation:
+        annotated = api.qualify(bind.annotation, scope)
+        if annotated:
+            return annotated
+    value = bind.value.node
+    inner = value.expression if isinstance(value, cst.Await) else value
+    call = next((c for c in bind.value.calls if c.node is inner), None)
+    if call is not None:
+        return api.type_of_call(call)
+    if isinstance(inner, cst.Name):
+        return api.types.get(id(scope), {}).get(inner.value)
+    return None
 
 
 def _configured_match(patterns: Iterable[str], *names: str | None) -> bool:
@@ -362,23 +396,28 @@ def _wire_roles(call: Call, api: ApiModel) -> set[str]:
     nested_strings = {s for inner in args.calls for s in inner.args.strings}
     nested_methods = {m for inner in args.calls for m in inner.args.rpc_methods}
     own_strings = [s for s in args.strings if s not in nested_strings]
+    method = (call.method or "").lstrip("_")
+    positional = [string_value(a.value) for a in call.call.args if a.keyword is None]
     for text in own_strings:
         if "/" in text and RPC_ROLES.get(text):
+            roles.add(RPC_ROLES[text])
+        elif text in RPC_ROLES and text in positional and _RPC_HELPER.search(method):
             roles.add(RPC_ROLES[text])
         role = rest_role(text)
         if role:
             roles.add(role)
+        if method in HTTP_READS:
+            roles.update(r for pattern, r in REST_READS if pattern.search(text))
     for method in args.rpc_methods - nested_methods:
         if method in RPC_ROLES:
             roles.add(RPC_ROLES[method])
-    if call.method in HTTP_READS and _requests_card(call, own_strings):
+    if method in HTTP_READS and _requests_card(call, own_strings):
         roles.add("card-fetch")
-    carried = api.carried.get(id(call.scope), {})
     for name in args.names:
-        for role in carried.get(name, ()):
-            if role == "card-url" and call.method in HTTP_READS:
+        for role in api.carried_by(name, call.scope):
+            if role == "card-url" and method in HTTP_READS:
                 roles.add("card-fetch")
-            elif role != "card-url" and call.method in HTTP_WRITES:
+            elif role != "card-url" and method in HTTP_WRITES:
                 roles.add(role)
     return roles
 
@@ -408,6 +447,7 @@ def _carried_roles(value_strings: list[str], value_methods: set[str], names: set
         if role:
             roles.add(role)
     roles.update(RPC_ROLES[m] for m in value_methods if m in RPC_ROLES)
+    roles.update(r for text in value_strings for pattern, r in REST_READS if pattern.search(text))
     if names & set(CARD_PATH_CONSTANTS):
         roles.add("card-url")
     return roles
@@ -446,12 +486,9 @@ def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None =
             for target in bind.targets:
                 if value_roles:
                     carried.setdefault(target, set()).update(value_roles)
-            value = bind.value.node
-            inner = value.expression if isinstance(value, cst.Await) else value
-            call = next((c for c in bind.value.calls if c.node is inner), None)
-            if call is None or len(bind.targets) != 1:
+            if len(bind.targets) != 1:
                 continue
-            bound = api.type_of_call(call)
+            bound = _bound_type(api, scope, bind)
             if bound:
                 target = bind.targets[0]
                 if target.startswith("self.") and scope.class_name:

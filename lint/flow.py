@@ -169,15 +169,19 @@ class Flow:
         env = self.api.env(scope)
         seeds = {key for key, kind in env.items() if kind in CARD_TYPES}
         seeds |= {p.name for p in scope.params if is_card_name(p.name)}
+        card_binds: dict[str, int] = {}
+        other_binds: set[str] = set()
         for bind in scope.binds:
-            call = bind_call(bind)
+            is_card = self._binds_card(bind)
             for target in bind.targets:
                 if is_card_name(target):
                     seeds.add(target)
-                elif call is not None and self.api.type_of_call(call) in CARD_TYPES:
-                    seeds.add(target)
-                elif any("card-fetch" in inner.roles for inner in bind.value.calls):
-                    seeds.add(target)  # `card = httpx.get(card_url).json()`
+                elif is_card:
+                    card_binds[target] = card_binds.get(target, 0) + 1
+                else:
+                    other_binds.add(target)
+        # A name also bound to something else (`resp` reused for GET /tasks/{id}) is not a card.
+        seeds |= {target for target in card_binds if target not in other_binds}
         for key in list(env):
             if is_card_name(key):
                 seeds.add(key)
@@ -210,6 +214,20 @@ class Flow:
         if key is None and isinstance(node, cst.Attribute) and node.attr.value == "__dict__":
             key = dotted(node.value)
         return key is not None and key in self.card_keys(scope)
+
+    def _binds_card(self, bind: Bind) -> bool:
+        """The bind stores a card: a card-typed call, a fetch (``httpx.get(card_url).json()``),
+        or a same-module helper that returns a fetched card."""
+        call = bind_call(bind)
+        if call is not None and self.api.type_of_call(call) in CARD_TYPES:
+            return True
+        for inner in bind.value.calls:
+            if "card-fetch" in inner.roles:
+                return True
+            target = self.callee(inner)
+            if target is not None and target is not bind.scope and self.returns_from(target, "card-fetch") is not None:
+                return True
+        return False
 
     def card_data(self, scope: Scope) -> set[str]:
         """Keys holding a card or anything derived from one (``contract = {...card...}``)."""
@@ -262,6 +280,18 @@ class Flow:
             keys.add(call.receiver)
         return keys
 
+    @staticmethod
+    def argument_texts(call: Call, hops: int = 2) -> list[str]:
+        """Strings and keys that flow into ``call``'s arguments, through up to ``hops``
+        assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
+        texts = [*call.args.strings, *call.args.keys]
+        wanted = set(call.args.keys)
+        for _ in range(hops):
+            feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
+            wanted = {k for b in feeding for k in b.value.keys}
+            texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys)]
+        return texts
+
     def is_builtin(self, call: Call, name: str) -> bool:
         """A call of the built-in ``name``, not shadowed by an import or a definition."""
         return call.callee == name and name not in self.model.imports and name not in self.api.defined
@@ -270,10 +300,13 @@ class Flow:
     def callee(self, call: Call) -> Scope | None:
         """The function of this module (or method of the caller's class) ``call`` runs."""
         text = call.callee or ""
+        owner = (call.qualified or "").partition(":")[2].rpartition(".")[0] if (call.qualified or "").startswith("local:") else ""
         if "." not in text:
             candidates = [s for s in self.model.scopes if s.is_function and s.name == text and s.class_name is None]
         elif call.receiver in ("self", "cls") and call.scope.class_name:
             candidates = self.model.functions_named(call.method or "", call.scope.class_name)
+        elif owner:  # a method of an instance of a class this module defines
+            candidates = self.model.functions_named(call.method or "", owner)
         else:
             return None
         return candidates[0] if candidates else None
@@ -387,6 +420,28 @@ class Flow:
                 found.append((guard.test, guard.polarity))
         return found
 
+    def verification(self, fact: Fact, sequential: bool = False) -> Call | None:
+        """The signature check of a card that decides whether ``fact`` runs: in its
+        condition, in the ``try`` around it, in a ``try`` before it whose handlers leave,
+        or (``sequential``) a check that raises before it in the same block."""
+        for test, _holds in self.guards(fact):
+            found = next((c for c in test.expr.calls if "verify-signature" in c.roles), None)
+            if found is not None:
+                return found
+        for check in fact.scope.calls:
+            if "verify-signature" not in check.roles or check.order >= fact.order:
+                continue
+            tries = [frame for frame, branch in check.path if frame.kind == "try" and branch == "body"]
+            for frame in tries:
+                if any(f is frame for f, _ in fact.path):
+                    return check
+                leaves = frame.exits.get("handlers") in ("return", "raise")
+                if leaves and frame.end < fact.order and frame.path == fact.path[: len(frame.path)]:
+                    return check
+            if sequential and not tries and check.path == fact.path[: len(check.path)]:
+                return check
+        return None
+
     # -- card fields: skills, contract fields, digests --
     def skill_keys(self, scope: Scope) -> set[str]:
         """Keys holding a card's ``skills`` or values derived from them (ids, lookups)."""
@@ -434,12 +489,18 @@ class Flow:
             return not holds  # `if not skill:` after a lookup
         return False
 
-    def reads_contract(self, keys: set[str]) -> bool:
-        """A contract field, a contract hash or card digest, an ETag, a card version or signature."""
+    def reads_contract(self, keys: set[str], scope: Scope) -> bool:
+        """A card's contract field, version or signatures; a contract hash; or a digest or
+        ETag that belongs to a card (named for one, or derived from card data)."""
+        cards = self.card_data(scope)
         for key in keys:
             last = field_of(key).lower()
-            if last in CONTRACT_FIELDS or last in ("etag", "signatures") or any(w in last for w in ("contract", "digest", "etag")):
+            base = key.rsplit(".", 1)[0] if "." in key else ""
+            of_card = base in cards or is_card_name(base)
+            if of_card and (last in CONTRACT_FIELDS or last in ("version", "signatures")):
                 return True
-            if last == "version" and "." in key and is_card_name(key.rsplit(".", 1)[0]):
+            if "contract" in last:
+                return True
+            if any(w in last for w in ("digest", "etag", "fingerprint")) and ("card" in key.lower() or key in cards):
                 return True
         return False

@@ -67,7 +67,8 @@ def dotted(expr: cst.CSTNode) -> str | None:
             if func.attr.value == "get" and expr.args and base:
                 key = string_value(expr.args[0].value)
                 return f"{base}.{snake(key)}" if key and key.isidentifier() else None
-            if func.attr.value in _IDENTITY_CONVERSIONS and base:
+            subset = any(a.keyword and a.keyword.value == "include" for a in expr.args)
+            if func.attr.value in _IDENTITY_CONVERSIONS and base and not subset:
                 return base
         if isinstance(func, cst.Name) and func.value == "getattr" and len(expr.args) >= 2:
             base, key = dotted(expr.args[0].value), string_value(expr.args[1].value)
@@ -88,6 +89,8 @@ def target_keys(target: cst.CSTNode) -> list[str]:
     if isinstance(target, cst.StarredElement):
         return target_keys(target.value)
     key = dotted(target)
+    if key is None and isinstance(target, cst.Subscript):  # `self.cards[name] = card`: the container holds it
+        key = dotted(target.value)
     return [key] if key else []
 
 
@@ -103,6 +106,7 @@ class Frame:
     kind: str
     node: cst.CSTNode
     start: int
+    path: "Path" = ()  # where the construct itself sits
     end: int = 0
     branch: str = ""
     #: For each branch (``body``, ``orelse``...) whose block always leaves, how.
@@ -172,6 +176,7 @@ class Bind(Fact):
     targets: list[str] = field(default_factory=list)
     value: Expr = field(default_factory=Expr)
     kind: str = "assign"
+    annotation: str | None = None  # `self.card: AgentCard | None = None`
 
 
 @dataclass(eq=False)
@@ -221,6 +226,7 @@ class Scope:
     tests: list[Test] = field(default_factory=list)
     guards: list[Guard] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
     start: int = 0
     end: int = 0
 
@@ -238,6 +244,8 @@ class ModuleModel:
     #: Every string literal in the module, for A2A detection and card URLs.
     strings: set[str] = field(default_factory=set)
     rpc_methods: set[str] = field(default_factory=set)
+    #: Names of the classes this module defines.
+    classes: set[str] = field(default_factory=set)
     #: Filled by the API model.
     is_a2a: bool = False
     api: Any = None
@@ -360,7 +368,10 @@ class ModelBuilder(cst.CSTVisitor):
         elif kind in _CONTROL:
             if kind is cst.ClassDef:
                 self.classes.append(node.name.value)
-            self.frames.append(Frame(_CONTROL[kind], node, self.order))
+                self.model.classes.add(node.name.value)
+            frame = Frame(_CONTROL[kind], node, self.order, self.path())
+            self.frames.append(frame)
+            self.scope.frames.append(frame)
         elif kind is cst.Await:
             self.awaited.add(id(node.expression))
         elif kind is cst.Call:
@@ -419,6 +430,9 @@ class ModelBuilder(cst.CSTVisitor):
             self.labels -= 1
         if (type(original_node), attribute) in _COLLECTED:
             expr = self.collectors.pop()
+            if attribute in ("iter", "item"):  # the target is bound once the value is computed
+                bind = next(b for b in reversed(self.scope.binds) if b.node is original_node)
+                bind.order = self.order
             if self.collectors:  # an inner expression is part of the outer one too
                 outer = self.collectors[-1]
                 outer.keys |= expr.keys
@@ -528,7 +542,8 @@ class ModelBuilder(cst.CSTVisitor):
         else:
             targets = target_keys(node.target)
         kind = "augassign" if isinstance(node, cst.AugAssign) else "assign"
-        self.scope.binds.append(Bind(node, self.scope, self.order, self.path(), targets, value, kind))
+        annotation = annotation_text(node.annotation) if isinstance(node, cst.AnnAssign) else None
+        self.scope.binds.append(Bind(node, self.scope, self.order, self.path(), targets, value, kind, annotation))
 
     def _bind_loop(self, node: cst.CSTNode, expr: Expr) -> None:
         expr.node = node.iter

@@ -4,7 +4,7 @@ from a2alint.flow import CONTRACT_FIELDS, Flow, field_of, flow_of, implements_ap
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
-_EVIDENCE_WORDS = ("contract", "digest", "card_hash", "fingerprint")
+_EVIDENCE_WORDS = ("contract_hash", "contract_digest", "card_hash", "digest", "fingerprint")
 
 
 class MissingContractCapture(Rule):
@@ -119,7 +119,7 @@ def submit(url, params):
             if implements_api(scope) or self._captures(flow, scope):
                 continue
             for call in scope.calls:
-                if "send" in call.roles and not self._carries_digest(call):
+                if "send" in call.roles and not self._carries_digest(flow, call):
                     self.report(
                         call.node,
                         "task sent without a frozen contract: no contract hash or card digest is captured for it",
@@ -136,7 +136,10 @@ def submit(url, params):
         if scope.class_name:
             scopes += [s for s in flow.model.scopes if s.class_name == scope.class_name and s is not scope]
         for candidate in scopes:
-            if any(flow.effective(c, "contract-capture") for c in candidate.calls):
+            captures = [c for c in candidate.calls if flow.effective(c, "contract-capture")]
+            if candidate is scope and captures:
+                return True
+            if any(self._stored(candidate, c) for c in captures):  # frozen on the object for its sends
                 return True
             contract = flow.derived(candidate, {k for b in candidate.binds for k in b.value.keys if field_of(k) in CONTRACT_FIELDS})
             if any(sink.args.reads_any(contract.keys()) for sink in flow.hash_sinks(candidate) if contract):
@@ -144,9 +147,16 @@ def submit(url, params):
         return False
 
     @staticmethod
-    def _carries_digest(call: Call) -> bool:
-        words = [*call.args.strings, *call.args.keys]
-        return any(word in text.lower() for text in words for word in _EVIDENCE_WORDS)
+    def _carries_digest(flow: Flow, call: Call) -> bool:
+        return any(word in text.lower() for text in flow.argument_texts(call) for word in _EVIDENCE_WORDS)
+
+    @staticmethod
+    def _stored(scope: Scope, capture: Call) -> bool:
+        """A capture whose result is kept on ``self`` (a comparison elsewhere freezes nothing)."""
+        return any(
+            any(c is capture for c in bind.value.calls) and any(t.startswith("self.") for t in bind.targets)
+            for bind in scope.binds
+        )
 
     @staticmethod
     def _card_notes(flow: Flow, scope: Scope, send: Call) -> list[Note]:

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import re
 
-from a2alint.flow import Flow, bind_call, flow_of, implements_api, runs_before
 import libcst as cst
 
+from a2alint.flow import Flow, bind_call, flow_of, implements_api, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -128,31 +128,41 @@ def refresh(base):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if implements_api(scope) or self._has_validator(flow, scope):
+            if implements_api(scope):
                 continue
             for call in scope.calls:
-                if "card-fetch" not in call.roles:
+                fetch = flow.effective(call, "card-fetch")
+                if fetch is None or self._has_validator(flow, fetch):
                     continue
                 reason = self._refetch(flow, scope, call)
-                if reason is not None:
-                    self.report(
-                        call.node,
-                        "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
-                        suggestion=(
-                            "send If-None-Match with the stored ETag and keep the card on 304; without a "
-                            "validator treat the card as immutable for the task's lifetime"
-                        ),
-                        notes=[Note(reason[0], reason[1])],
-                    )
+                if reason is None:
+                    continue
+                notes = [Note(reason[0], reason[1])]
+                if fetch is not call:
+                    notes.append(Note(call.node, f"calls {call.callee}(), which fetches the card"))
+                self.report(
+                    fetch.node,
+                    "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
+                    suggestion=(
+                        "send If-None-Match with the stored ETag and keep the card on 304; without a "
+                        "validator treat the card as immutable for the task's lifetime"
+                    ),
+                    notes=notes,
+                )
 
     @staticmethod
-    def _has_validator(flow: Flow, scope: Scope) -> bool:
+    def _has_validator(flow: Flow, fetch: Call) -> bool:
+        """The fetch sends a validator, or the code keeps the card's ETag / Last-Modified."""
+        if any(word in text.lower() for text in flow.argument_texts(fetch) for word in VALIDATOR_WORDS):
+            return True
+        scope = fetch.scope
         scopes = [scope] + [s for s in flow.model.scopes if scope.class_name and s.class_name == scope.class_name]
+        fetched = flow.derived(scope, calls=[fetch])
         for s in scopes:
-            texts = [t for c in s.calls for t in (*c.args.strings, *c.args.keys)]
-            texts += [k for b in s.binds for k in (*b.targets, *b.value.keys, *b.value.strings)]
-            if any(word in text.lower() for text in texts for word in VALIDATOR_WORDS):
-                return True
+            for bind in s.binds:
+                kept = [t for t in bind.targets if any(w in t.lower() for w in VALIDATOR_WORDS)]
+                if kept and (any("card" in t.lower() for t in kept) or (s is scope and bind.value.reads_any(fetched.keys()))):
+                    return True
         return False
 
     def _refetch(self, flow: Flow, scope: Scope, fetch: Call):
@@ -169,8 +179,7 @@ def refresh(base):
             return None  # `if not card: card = fetch()`: a lazy first fetch
         for bind in scope.binds:
             if bind.order < fetch.order and targets.intersection(bind.targets) and runs_before(bind, fetch):
-                held = bind.value.node
-                if not (isinstance(held, cst.Name) and held.value == "None"):
+                if not _placeholder(bind.value.node):
                     return bind.node, "the card already held here is overwritten"
         return None
 
@@ -184,9 +193,19 @@ def refresh(base):
 
     @staticmethod
     def _until_success(scope: Scope, loop, fetch: Call) -> bool:
-        """The loop leaves once the fetch succeeded (a retry, not a re-read)."""
+        """The loop leaves as soon as the fetch returned: a retry, not a re-read."""
+        depth = len(fetch.path)
         return any(
-            e.kind in ("break", "return") and e.order > fetch.order and (loop, "body") in e.path
-            and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
+            e.kind in ("break", "return")
+            and e.order > fetch.order
+            and e.path[:depth] == fetch.path
+            and not any(frame.kind == "if" for frame, _ in e.path[depth:])
             for e in scope.exits
         )
+
+
+def _placeholder(value: cst.CSTNode | None) -> bool:
+    """``None``, ``{}``, ``[]``: nothing held yet."""
+    if isinstance(value, cst.Name):
+        return value.value == "None"
+    return isinstance(value, (cst.Dict, cst.List)) and not value.elements

@@ -102,8 +102,8 @@ async def watch(client, request, cached_card, fresh_card):
         """
 from a2a.types import Task, TaskState
 
-async def on_update(task: Task, etag_then, etag_now):
-    if etag_now != etag_then:
+async def on_update(task: Task, card_etag_then, card_etag_now):
+    if card_etag_now != card_etag_then:
         task.status.state = TaskState.failed  # expect: AC105
 """,
     ]
@@ -128,19 +128,21 @@ async def on_update(task: Task, etag_then, etag_now):
         anchor = flow.submission(fact)
         if anchor is None:
             return
-        for test, _holds in flow.guards(fact):
-            if flow.reads_contract(test.expr.keys) or any("verify-signature" in c.roles for c in test.expr.calls):
-                notes = [Note(node, label) for node, label in anchor.notes()]
-                notes.append(Note(test.node, "the card-change comparison"))
-                if cancel is not None and cancel.node is not fact.node:
-                    notes.append(Note(cancel.node, "the cancel inside the helper"))
-                self.report(
-                    fact.node,
-                    "in-flight task cancelled or failed because the peer's Agent Card changed",
-                    suggestion=(
-                        "compare cards before sending and abort there; for a task in flight, defer, poll the "
-                        "task's own status, and escalate only after a bounded window"
-                    ),
-                    notes=notes,
-                )
-                return
+        evidence = [(t.node, "the card-change comparison") for t, _ in flow.guards(fact) if flow.reads_contract(t.expr.keys, fact.scope)]
+        check = flow.verification(fact)
+        if check is not None:
+            evidence.append((check.node, "the card's signature check this depends on"))
+        if not evidence:
+            return
+        notes = [Note(node, label) for node, label in (*anchor.notes(), evidence[0])]
+        if cancel is not None and cancel.node is not fact.node:
+            notes.append(Note(cancel.node, "the cancel inside the helper"))
+        self.report(
+            fact.node,
+            "in-flight task cancelled or failed because the peer's Agent Card changed",
+            suggestion=(
+                "compare cards before sending and abort there; for a task in flight, defer, poll the "
+                "task's own status, and escalate only after a bounded window"
+            ),
+            notes=notes,
+        )

@@ -116,7 +116,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
             for key in test.expr.keys
             if "." in key and field_of(key) in CAPABILITY_FIELDS and key.rsplit(".", 1)[0] in cards
         }
-        return len(bases) >= 2 and not flow.reads_contract(test.expr.keys)
+        return len(bases) >= 2 and not flow.reads_contract(test.expr.keys, test.scope)
 
 
 def _runs_on_difference(node: cst.CSTNode, holds: bool) -> bool:

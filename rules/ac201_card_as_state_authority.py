@@ -128,23 +128,13 @@ def restore(task, card):
 
     @staticmethod
     def _verification(flow: Flow, scope: Scope, change: Fact):
-        for test, _holds in flow.guards(change):
-            verifier = next((c for c in test.expr.calls if "verify-signature" in c.roles), None)
-            if verifier is not None:
-                return test.node, "guarded by this signature verification of the card"
-        for frame, branch in change.path:
-            if frame.kind == "try" and branch in ("body", "handlers", "orelse"):
-                check = next(
-                    (
-                        c
-                        for c in scope.calls
-                        if "verify-signature" in c.roles and (frame, "body") in c.path and c.order < change.order
-                    ),
-                    None,
-                )
-                if check is not None:
-                    return check.node, "decided by whether this signature verification raised"
-        return None
+        check = flow.verification(change, sequential=True)
+        if check is None:
+            return None
+        value = change.value if hasattr(change, "value") else change.args
+        if any(".status" in f".{key}" for key in value.keys):
+            return None  # the new state comes from a task's own status
+        return check.node, "decided by this signature verification of the card"
 
     @staticmethod
     def _from_card(flow: Flow, scope: Scope, change: Fact):
