@@ -16,7 +16,7 @@ from a2alint.config import ConfigError, Layer, Overrides, SelectionError, Settin
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover
 from a2alint.fixes import StaleFileError, split_lines, write_atomically
-from a2alint.registry import load_rules
+from a2alint.registry import load_rules, markdown_table
 from a2alint.runner import FileResult, Linter, read_and_check
 
 
@@ -214,7 +214,7 @@ def _apply(
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
     registry = load_rules()
@@ -225,6 +225,9 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
         ]
         if output_format == "json":
             click.echo(json.dumps(rows, indent=2))
+            return
+        if output_format == "markdown":
+            click.echo(markdown_table(registry), nl=False)
             return
         for row in rows:
             flag = " (preview)" if row["preview"] else ""
