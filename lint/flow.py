@@ -140,6 +140,13 @@ class Flow:
         self.model = model
         self.api = model.api
         self._cards: dict[object, set[str]] = {}
+        self._callees: dict[int, Scope | None] = {}
+        #: (class name or None, function name) -> the first such function of the module.
+        self._functions: dict[tuple[str | None, str], Scope] = {}
+        for scope in model.scopes:
+            if scope.is_function:
+                self._functions.setdefault((scope.class_name, scope.name), scope)
+        self._callers: dict[int, list[Call]] | None = None
 
     # -- values --
     def derived(self, scope: Scope, keys: Iterable[str] = (), calls: Iterable[Call] = ()) -> dict[str, int]:
@@ -299,17 +306,20 @@ class Flow:
     # -- control flow: submission points, guards, helpers of the same module --
     def callee(self, call: Call) -> Scope | None:
         """The function of this module (or method of the caller's class) ``call`` runs."""
+        if id(call) in self._callees:
+            return self._callees[id(call)]
         text = call.callee or ""
-        owner = (call.qualified or "").partition(":")[2].rpartition(".")[0] if (call.qualified or "").startswith("local:") else ""
+        qualified = call.qualified or ""
         if "." not in text:
-            candidates = [s for s in self.model.scopes if s.is_function and s.name == text and s.class_name is None]
+            found = self._functions.get((None, text))
         elif call.receiver in ("self", "cls") and call.scope.class_name:
-            candidates = self.model.functions_named(call.method or "", call.scope.class_name)
-        elif owner:  # a method of an instance of a class this module defines
-            candidates = self.model.functions_named(call.method or "", owner)
+            found = self._functions.get((call.scope.class_name, call.method))
+        elif qualified.startswith("local:"):  # a method of an instance of a class this module defines
+            found = self._functions.get((qualified[len("local:") :].rpartition(".")[0], call.method))
         else:
-            return None
-        return candidates[0] if candidates else None
+            found = None
+        self._callees[id(call)] = found
+        return found
 
     def effective(self, call: Call, role: str, depth: int = HELPER_DEPTH) -> Call | None:
         """The call that plays ``role`` when ``call`` runs: itself, or one inside a helper."""
@@ -341,7 +351,13 @@ class Flow:
         return None
 
     def callers(self, scope: Scope) -> list[Call]:
-        return [c for s in self.model.scopes for c in s.calls if self.callee(c) is scope]
+        if self._callers is None:
+            self._callers = {}
+            for call in self.model.calls:
+                target = self.callee(call)
+                if target is not None:
+                    self._callers.setdefault(id(target), []).append(call)
+        return self._callers.get(id(scope), [])
 
     # -- submission --
     def sends(self, scope: Scope) -> list[Call]:
