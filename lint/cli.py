@@ -17,7 +17,7 @@ from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover
 from a2alint.fixes import StaleFileError, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
-from a2alint.runner import FileResult, Linter, read_and_check
+from a2alint.runner import FileResult, Linter, check_files
 
 
 def _codes(values: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -49,6 +49,7 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write .a2alint_cache/.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to check files in (default 0: one per CPU).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Use this config file for every path.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
@@ -71,6 +72,7 @@ def check(
     exit_zero: bool,
     quiet: bool,
     no_cache: bool,
+    jobs: int,
     config_file: str | None,
     isolated: bool,
     stdin_filename: str | None,
@@ -110,8 +112,8 @@ def check(
         else:
             found, problems = discover(list(paths) or ["."], resolver, force_exclude)
             files = len(found)
-            for display, path in found:
-                results.append(read_and_check(linter, display, path, resolver.for_path(path), fix_mode, cache))
+            work = [(display, path, resolver.for_path(path)) for display, path in found]
+            results.extend(check_files(linter, work, fix_mode, cache, jobs))
     except ConfigError as error:
         _fail(str(error))
 

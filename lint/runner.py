@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import tokenize
 import traceback
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import libcst as cst
 from libcst.metadata.position_provider import PositionProvidingCodegenState
@@ -292,7 +295,7 @@ def read_and_check(
         reason = error.strerror or type(error).__name__
         return linter._unparsable(result, linter.enabled(settings, path), 1, 1, f"cannot read the file: {reason}")
     key = None
-    if cache is not None and fix is None:
+    if cache is not None and fix is None and (not linter.prefilter or apimodel.may_matter(data, settings)):
         key = cache.key(data, display, settings.fingerprint(linter.enabled(settings, path)))
         cached = cache.get(key)
         if cached is not None:
@@ -301,6 +304,56 @@ def read_and_check(
     if key is not None and not result.errors:
         cache.put(key, result.diagnostics)
     return result
+
+
+#: Fewer files than this are checked in-process: a pool costs more than it saves.
+MIN_FILES_PER_POOL = 24
+_worker_linter: Linter | None = None
+
+
+def _start_worker(report_unused_noqa: bool, prefilter: bool, verbose: bool) -> None:
+    global _worker_linter
+    from a2alint.registry import load_rules
+
+    _worker_linter = Linter(load_rules(), report_unused_noqa=report_unused_noqa, prefilter=prefilter, verbose=verbose)
+
+
+def _check_in_worker(job: tuple) -> FileResult:
+    display, path, settings, fix, cache = job
+    assert _worker_linter is not None
+    result = read_and_check(_worker_linter, display, path, settings, fix, cache)
+    if fix is None:  # the text is only needed to write fixes: do not ship it back
+        result.data, result.original = b"", None
+    return result
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def check_files(
+    linter: Linter,
+    files: list[tuple[str, Path, Settings]],
+    fix: str | None = None,
+    cache=None,
+    jobs: int = 0,
+) -> Iterator[FileResult]:
+    """Check ``files`` (display path, path, settings), yielding results in the same order.
+
+    With more than one job and enough files, a process pool does the work; a pre-commit
+    run on a few files stays in this process."""
+    jobs = jobs or available_cpus()
+    if jobs == 1 or len(files) < MIN_FILES_PER_POOL:
+        for display, path, settings in files:
+            yield read_and_check(linter, display, path, settings, fix, cache)
+        return
+    options = (linter.report_unused_noqa, linter.prefilter, linter.verbose)
+    chunk = max(1, len(files) // (jobs * 8))
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=options) as pool:
+        yield from pool.map(_check_in_worker, [(d, p, s, fix, cache) for d, p, s in files], chunksize=chunk)
 
 
 def lint_source(

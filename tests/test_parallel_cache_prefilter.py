@@ -1,0 +1,80 @@
+"""The performance machinery never changes a result: the prefilter, the process pool, the cache."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import FIXABLE, INSTALLED
+from test_rule_examples import RULES
+
+from a2alint.config import Settings
+from a2alint.rule import Invalid
+from a2alint.runner import MIN_FILES_PER_POOL, lint_source
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "corpus").glob("*.py"))
+
+
+def _rule_examples():
+    for rule in RULES.values():
+        for example in (*rule.VALID, *rule.INVALID):
+            yield textwrap.dedent(example.source if isinstance(example, Invalid) else example)
+
+
+def _shape(result):
+    return [(d.line, d.column, d.end_line, d.end_column, d.code, d.message) for d in result.diagnostics]
+
+
+def test_prefilter_never_changes_results():
+    texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples())
+    assert len(texts) > 60
+    for text in texts:
+        assert _shape(lint_source(text, preview=True)) == _shape(lint_source(text, preview=True, prefilter=False))
+
+
+def test_prefilter_admits_a_module_that_only_calls_a_configured_wrapper():
+    source = "from mypkg.peers import load_card\n\nasync def f(task):\n    card = await load_card('x')\n"
+    settings = Settings(root=Path.cwd(), api={"card-fetch": ("mypkg.peers.load_card",)})
+    from a2alint.apimodel import may_matter
+
+    assert may_matter(source.encode(), settings)
+    assert not may_matter(b"import os\nprint(os.getcwd())\n", settings)
+
+
+@pytest.fixture
+def many_files(tmp_path):
+    """More files than the in-process threshold, so the pool really runs."""
+    for index in range(MIN_FILES_PER_POOL + 6):
+        source = SOURCES[index % len(SOURCES)]
+        shutil.copy(source, tmp_path / f"m{index:03}_{source.name}")
+    (tmp_path / "fixable.py").write_text(FIXABLE, encoding="utf-8")
+    return tmp_path
+
+
+def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(INSTALLED), "check", "--format", "json", *args, "."], cwd=cwd, capture_output=True, text=True)
+
+
+def test_a_process_pool_reports_exactly_what_one_process_reports(many_files):
+    one = _run(many_files, "--no-cache", "--jobs", "1")
+    two = _run(many_files, "--no-cache", "--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert '"AC101"' in one.stdout
+
+
+def test_concurrent_runs_share_the_cache_safely(many_files):
+    cold = _run(many_files, "--no-cache", "--jobs", "1").stdout
+    runs = [
+        subprocess.Popen([str(INSTALLED), "check", "--format", "json", "--jobs", "1", "."], cwd=many_files,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [out for out, _ in outputs] == [cold] * 3
+    assert all(err == "" for _, err in outputs)
+    assert _run(many_files, "--jobs", "1").stdout == cold  # warm, from the shared cache
