@@ -112,6 +112,8 @@ class Frame:
     branch: str = ""
     #: For each branch (``body``, ``orelse``...) whose block always leaves, how.
     exits: dict[str, str] = field(default_factory=dict)
+    #: The condition of an ``if`` or ``while``.
+    test: "Test | None" = None
 
 
 Path = tuple[tuple[Frame, str], ...]
@@ -247,6 +249,8 @@ class ModuleModel:
     rpc_methods: set[str] = field(default_factory=set)
     #: Names of the classes this module defines.
     classes: set[str] = field(default_factory=set)
+    #: id(node) -> index in ``module.body`` of the top-level statement holding it.
+    top_of: dict[int, int] = field(default_factory=dict)
     #: Filled by the API model.
     is_a2a: bool = False
     api: Any = None
@@ -337,6 +341,8 @@ class ModelBuilder:
         self.classes: list[str] = []
         self.collectors: list[Expr] = []
         self.saved_collectors: list[list[Expr]] = []  # a nested def starts afresh
+        self.tops = {id(statement): index for index, statement in enumerate(model.module.body)}
+        self.top: int | None = None
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
         self.awaited: set[int] = set()
         scope = Scope(model.module, "<module>", "<module>", None, None)
@@ -354,6 +360,10 @@ class ModelBuilder:
     # -- generic dispatch --
     def on_visit(self, node: cst.CSTNode) -> None:
         self.order += 1
+        top = self.tops.get(id(node))
+        if top is not None:
+            self.top = top
+        self.model.top_of[id(node)] = self.top
         kind = type(node)
         if kind is cst.FunctionDef:
             self._enter_function(node)
@@ -546,9 +556,11 @@ class ModelBuilder:
         expr.node = node.test
         test = Test(node.test, self.scope, self.order, self.path(), _TEST_KINDS[type(node)], expr, node)
         self.scope.tests.append(test)
+        if self.frames and self.frames[-1].node is node:
+            self.frames[-1].test = test
 
     def _guard(self, node: cst.If, frame: Frame) -> None:
-        test = next((t for t in reversed(self.scope.tests) if t.owner is node), None)
+        test = frame.test
         if test is None:
             return
         body_exit, else_exit = frame.exits.get("body"), frame.exits.get("orelse")

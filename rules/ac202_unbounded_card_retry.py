@@ -154,7 +154,7 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
         if isinstance(node, cst.While) and not (isinstance(node.test, cst.Name) and node.test.value in ("True",)) and not (
             isinstance(node.test, cst.Integer) and node.test.value != "0"
         ):
-            keys = next((t.expr.keys for t in scope.tests if t.owner is node), set())
+            keys = loop.test.expr.keys if loop.test else set()
             if any(word in key.lower() for key in keys for word in BOUND_WORDS):
                 return True
         counters = {t for b in scope.binds if b.kind == "augassign" and (loop, "body") in b.path for t in b.targets}
