@@ -1,0 +1,212 @@
+"""a2alint's speed and memory against its peers, in one table with ratios.
+
+    python benchmarks/run.py            # full run (Fixit on a sample: it takes minutes)
+    python benchmarks/run.py --quick    # fewer repetitions, a smaller Fixit sample
+
+Cases (see the performance issue for the targets):
+  1. a large real tree with few A2A files: this interpreter's standard library (tests
+     excluded): a2alint cold and warm, a bare ``libcst.parse_module`` of every file,
+     Fixit 2 (``fixit lint``, on a sample, extrapolated) and ``ruff check`` for reference;
+  2. an all-A2A tree generated from the corpus, the examples and the rule examples
+     (520 modules): a2alint with 1 job and with every CPU, against a bare parse;
+  3. the pre-commit case: three changed A2A files, against interpreter start-up.
+
+Every row runs as its own process: wall seconds are the median of the repetitions,
+peak memory is the largest resident set of that process (a pool's workers included).
+Peers that are not installed are skipped (``pip install '.[bench]'`` brings them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXCLUDED_DIRS = {"test", "tests", "idle_test", "site-packages", "__pycache__", "build", "dist", "venv", ".venv"}
+BARE_PARSE = "import sys, libcst\nfor name in open(sys.argv[1]).read().split('\\n'):\n    libcst.parse_module(open(name, 'rb').read())\n"
+
+
+@dataclass
+class Row:
+    case: str
+    tool: str
+    files: int
+    seconds: float
+    peak_mb: float
+    note: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.files / self.seconds if self.seconds else float("inf")
+
+
+def measure(command: list[str], cwd: Path, repeat: int, before=None) -> tuple[float, float]:
+    """Median wall seconds and the peak resident set (MB) of ``command``."""
+    times, peaks = [], []
+    for _ in range(repeat):
+        if before:
+            before()
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(process.pid, 0)
+        times.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss / 1024)  # Linux: the largest of the process and its reaped children
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{command[0]} failed: {process.stderr.read().decode()[-2000:]}")
+    return statistics.median(times), max(peaks)
+
+
+def python_files(root: Path) -> list[Path]:
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in EXCLUDED_DIRS and not d.startswith("."))
+        found += [Path(folder) / f for f in sorted(files) if f.endswith(".py")]
+    return found
+
+
+def tool(name: str) -> str | None:
+    candidate = Path(sys.executable).with_name(name)
+    return str(candidate) if candidate.exists() else shutil.which(name)
+
+
+def bare_parse(files: list[Path], work: Path, repeat: int) -> tuple[float, float]:
+    listing = work / f"files-{len(files)}.txt"
+    listing.write_text("\n".join(str(f) for f in files))
+    return measure([sys.executable, "-c", BARE_PARSE, str(listing)], work, repeat)
+
+
+# --- case 2: an all-A2A tree ----------------------------------------------------------------
+
+
+def generate_a2a_tree(target: Path, modules: int = 520) -> list[Path]:
+    """Whole client programs (corpus, examples) each followed by two rule examples."""
+    sys.path.insert(0, str(ROOT))
+    from a2alint.registry import load_rules
+    from a2alint.rule import Invalid
+
+    programs = [p.read_text() for p in sorted((ROOT / "tests" / "corpus").glob("*.py"))]
+    programs += [p.read_text() for p in sorted((ROOT / "examples").glob("*.py"))]
+    snippets = [
+        textwrap.dedent(e.source if isinstance(e, Invalid) else e)
+        for rule in load_rules().values()
+        if not rule.engine
+        for e in (*rule.VALID, *rule.INVALID)
+    ]
+    rng = random.Random(2026)
+    target.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index in range(modules):
+        body = programs[index % len(programs)] + "\n\n" + "\n\n".join(rng.sample(snippets, 2))
+        path = target / f"client_{index:04}.py"
+        path.write_text(body)
+        paths.append(path)
+    return paths
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller Fixit sample")
+    parser.add_argument("--fixit-sample", type=int, default=None, help="files of tree 1 Fixit lints (default 150, quick 40)")
+    args = parser.parse_args()
+    repeat = 1 if args.quick else 3
+    sample_size = args.fixit_sample or (40 if args.quick else 150)
+    a2alint = tool("a2alint")
+    if a2alint is None:
+        raise SystemExit("a2alint is not installed: pip install .")
+    rows: list[Row] = []
+    work = Path(tempfile.mkdtemp(prefix="a2alint-bench-"))
+    try:
+        # 1. The standard library.
+        stdlib = Path(sysconfig.get_paths()["stdlib"])
+        files = python_files(stdlib)
+        exclude = ",".join(sorted(EXCLUDED_DIRS))
+        check = [a2alint, "check", "--isolated", "--exit-zero", "-q", "--extend-exclude", exclude, str(stdlib)]
+        cache_dir = work / "tree1"
+        cache_dir.mkdir()
+        clear = lambda: shutil.rmtree(cache_dir / ".a2alint_cache", ignore_errors=True)  # noqa: E731
+        seconds, peak = measure(check, cache_dir, repeat, before=clear)
+        rows.append(Row("1 stdlib", "a2alint cold", len(files), seconds, peak))
+        seconds, peak = measure(check, cache_dir, max(repeat, 3))
+        rows.append(Row("1 stdlib", "a2alint warm", len(files), seconds, peak))
+        seconds, peak = bare_parse(files, work, repeat)
+        rows.append(Row("1 stdlib", "bare libcst parse", len(files), seconds, peak))
+        fixit = tool("fixit")
+        if fixit:
+            sample = random.Random(7).sample(files, min(sample_size, len(files)))
+            sample_dir = work / "fixit-sample"
+            for index, path in enumerate(sample):
+                (sample_dir / f"{index:04}_{path.name}").parent.mkdir(exist_ok=True)
+                shutil.copy(path, sample_dir / f"{index:04}_{path.name}")
+            seconds, peak = measure([fixit, "lint", str(sample_dir)], work, 1)
+            rows.append(Row("1 stdlib", "fixit lint", len(files), seconds * len(files) / len(sample), peak,
+                            f"{len(sample)} files sampled, time extrapolated"))
+        ruff = tool("ruff")
+        if ruff:
+            seconds, peak = measure([ruff, "check", "--no-cache", "--exit-zero", "-q", "--exclude", exclude, str(stdlib)], work, repeat)
+            rows.append(Row("1 stdlib", "ruff check", len(files), seconds, peak))
+
+        # 2. An all-A2A tree.
+        tree = generate_a2a_tree(work / "tree2")
+        one = [a2alint, "check", "--isolated", "--no-cache", "--exit-zero", "-q"]
+        seconds, peak = measure([*one, "--jobs", "1", str(work / "tree2")], work, repeat)
+        rows.append(Row("2 all-A2A", "a2alint 1 job", len(tree), seconds, peak))
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        seconds, peak = measure([*one, "--jobs", str(cpus), str(work / "tree2")], work, repeat)
+        rows.append(Row("2 all-A2A", f"a2alint {cpus} jobs", len(tree), seconds, peak))
+        seconds, peak = bare_parse(tree, work, repeat)
+        rows.append(Row("2 all-A2A", "bare libcst parse", len(tree), seconds, peak))
+
+        # 3. Pre-commit: three changed files.
+        changed = [str(p) for p in tree[:3]]
+        seconds, peak = measure([a2alint, "check", "--isolated", "--no-cache", "--force-exclude", *changed], work, max(repeat, 5))
+        rows.append(Row("3 pre-commit", "a2alint 3 files", 3, seconds, peak))
+        seconds, peak = measure([sys.executable, "-c", "pass"], work, max(repeat, 5))
+        rows.append(Row("3 pre-commit", "python start-up", 0, seconds, peak))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report(rows)
+
+
+def report(rows: list[Row]) -> None:
+    print(f"{'case':<13} {'tool':<20} {'files':>6} {'wall s':>8} {'files/s':>9} {'peak MB':>8}  note")
+    for r in rows:
+        rate = f"{r.rate:9.0f}" if r.files else f"{'':>9}"
+        print(f"{r.case:<13} {r.tool:<20} {r.files:>6} {r.seconds:8.2f} {rate} {r.peak_mb:8.0f}  {r.note}")
+    get = {(r.case, r.tool): r for r in rows}
+    cold, warm = get[("1 stdlib", "a2alint cold")], get[("1 stdlib", "a2alint warm")]
+    parse1 = get[("1 stdlib", "bare libcst parse")]
+    one = get[("2 all-A2A", "a2alint 1 job")]
+    many = next(r for r in rows if r.case == "2 all-A2A" and r.tool.endswith("jobs"))
+    parse2 = get[("2 all-A2A", "bare libcst parse")]
+    hook, startup = get[("3 pre-commit", "a2alint 3 files")], get[("3 pre-commit", "python start-up")]
+    checks = [
+        ("tree 1 cold: >= 20x faster than a bare parse", parse1.seconds / cold.seconds, 20, ">="),
+        ("tree 1 warm: under 0.5 s", warm.seconds, 0.5, "<"),
+        ("tree 1: peak memory under 300 MB", max(cold.peak_mb, warm.peak_mb), 300, "<"),
+        ("tree 2: 1 job at most 2.5x a bare parse", one.seconds / parse2.seconds, 2.5, "<="),
+        (f"tree 2: {many.tool} >= 1.6x faster than 1 job", one.seconds / many.seconds, 1.6, ">="),
+        ("pre-commit: under 0.3 s beyond interpreter start-up", hook.seconds - startup.seconds, 0.3, "<"),
+    ]
+    if ("1 stdlib", "fixit lint") in get:
+        checks.insert(1, ("tree 1 cold: >= 100x faster than fixit lint", get[("1 stdlib", "fixit lint")].seconds / cold.seconds, 100, ">="))
+    if ("1 stdlib", "ruff check") in get:
+        print(f"\nfor reference: a2alint cold / ruff = {cold.seconds / get[('1 stdlib', 'ruff check')].seconds:.1f}x")
+    print("\ntarget                                               measured   goal    met")
+    for label, value, goal, op in checks:
+        met = {"<": value < goal, "<=": value <= goal, ">=": value >= goal}[op]
+        print(f"{label:<52} {value:8.2f}   {op}{goal:<5}  {'yes' if met else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()
