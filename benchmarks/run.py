@@ -13,7 +13,11 @@ Cases (see the performance issue for the targets):
 
 Every row runs as its own process: wall seconds are the median of the repetitions,
 peak memory is the largest resident set of that process (a pool's workers included).
-Peers that are not installed are skipped (``pip install '.[bench]'`` brings them).
+Peers that are not installed are skipped. Fixit 2.2.1 needs click < 8.2, so give the
+peers a virtualenv of their own and point ``--peers`` at its ``bin``:
+
+    python -m venv /tmp/peers && /tmp/peers/bin/pip install fixit==2.2.1 ruff==0.17.6
+    python benchmarks/run.py --peers /tmp/peers/bin
 """
 
 from __future__ import annotations
@@ -75,9 +79,11 @@ def python_files(root: Path) -> list[Path]:
     return found
 
 
-def tool(name: str) -> str | None:
-    candidate = Path(sys.executable).with_name(name)
-    return str(candidate) if candidate.exists() else shutil.which(name)
+def tool(name: str, folder: str | None = None) -> str | None:
+    for candidate in ([Path(folder) / name] if folder else []) + [Path(sys.executable).with_name(name)]:
+        if candidate.exists():
+            return str(candidate)
+    return shutil.which(name)
 
 
 def bare_parse(files: list[Path], work: Path, repeat: int) -> tuple[float, float]:
@@ -118,6 +124,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller Fixit sample")
     parser.add_argument("--fixit-sample", type=int, default=None, help="files of tree 1 Fixit lints (default 150, quick 40)")
+    parser.add_argument("--peers", help="folder holding the fixit and ruff executables")
     args = parser.parse_args()
     repeat = 1 if args.quick else 3
     sample_size = args.fixit_sample or (40 if args.quick else 150)
@@ -141,7 +148,7 @@ def main() -> None:
         rows.append(Row("1 stdlib", "a2alint warm", len(files), seconds, peak))
         seconds, peak = bare_parse(files, work, repeat)
         rows.append(Row("1 stdlib", "bare libcst parse", len(files), seconds, peak))
-        fixit = tool("fixit")
+        fixit = tool("fixit", args.peers)
         if fixit:
             sample = random.Random(7).sample(files, min(sample_size, len(files)))
             sample_dir = work / "fixit-sample"
@@ -151,7 +158,7 @@ def main() -> None:
             seconds, peak = measure([fixit, "lint", str(sample_dir)], work, 1)
             rows.append(Row("1 stdlib", "fixit lint", len(files), seconds * len(files) / len(sample), peak,
                             f"{len(sample)} files sampled, time extrapolated"))
-        ruff = tool("ruff")
+        ruff = tool("ruff", args.peers)
         if ruff:
             seconds, peak = measure([ruff, "check", "--no-cache", "--exit-zero", "-q", "--exclude", exclude, str(stdlib)], work, repeat)
             rows.append(Row("1 stdlib", "ruff check", len(files), seconds, peak))
