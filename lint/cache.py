@@ -68,10 +68,13 @@ class Cache:
 
 
 def _dump(diagnostic: Diagnostic) -> dict:
-    """The JSON output form plus what it leaves out (the fix's description, shown in SARIF)."""
+    """The JSON output form plus what it leaves out (the fix's description and the code
+    flow, shown in SARIF)."""
     entry = diagnostic.to_json()
     if diagnostic.fix:
         entry["fix_description"] = diagnostic.fix.description
+    if diagnostic.code_flow:
+        entry["code_flow"] = list(diagnostic.code_flow)
     return entry
 
 

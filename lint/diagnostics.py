@@ -72,6 +72,8 @@ class Diagnostic:
     suggestion: str | None = None
     fix: Fix | None = None
     related: tuple[Related, ...] = field(default=())
+    #: A code flow in execution order: 0 is the finding, ``i`` is ``related[i - 1]``.
+    code_flow: tuple[int, ...] = field(default=())
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -120,4 +122,5 @@ class Diagnostic:
             suggestion=data.get("suggestion"),
             fix=fix,
             related=tuple(Related(**r) for r in data.get("related", ())),
+            code_flow=tuple(int(step) for step in data.get("code_flow", ())),
         )

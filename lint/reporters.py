@@ -168,14 +168,34 @@ def write_sarif(diagnostics: list[Diagnostic], stream: IO[str], registry: dict[s
             "message": {"text": d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")},
             "locations": [{"physicalLocation": location}],
         }
-        if d.related:
-            result["relatedLocations"] = [
+        related = [
+            {
+                "id": index,
+                "physicalLocation": {"artifactLocation": {"uri": _uri(n.path, root, cwd)}, "region": _region(n.line, n.column)},
+                "message": {"text": n.label},
+            }
+            for index, n in enumerate(d.related, start=1)
+        ]
+        if related:
+            result["relatedLocations"] = related
+        if d.code_flow:
+            finding = {"physicalLocation": location, "message": {"text": d.message}}
+            steps = [finding if step == 0 else related[step - 1] for step in d.code_flow]
+            result["codeFlows"] = [
                 {
-                    "id": index,
-                    "physicalLocation": {"artifactLocation": {"uri": _uri(n.path, root, cwd)}, "region": _region(n.line, n.column)},
-                    "message": {"text": n.label},
+                    "message": {"text": "how the task reaches this finding"},
+                    "threadFlows": [
+                        {
+                            "locations": [
+                                {
+                                    "location": {key: value for key, value in step.items() if key != "id"},
+                                    "executionOrder": order,
+                                }
+                                for order, step in enumerate(steps, start=1)
+                            ]
+                        }
+                    ],
                 }
-                for index, n in enumerate(d.related, start=1)
             ]
         if d.fix:
             result["fixes"] = [

@@ -13,8 +13,9 @@ In ``INVALID`` examples, a line that must be reported ends with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Union
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Union
 
 import libcst as cst
 
@@ -59,6 +60,23 @@ class Report:
     suggestion: str | None
     fix: Replace | None
     notes: tuple[Note, ...]
+    #: ``{line:NAME}`` in the suggestion becomes the line of ``lines[NAME]``.
+    lines: Mapping[str, cst.CSTNode] = field(default_factory=dict)
+    #: The places a code flow visits, in execution order: ``node`` and nodes of ``notes``.
+    flow: tuple[cst.CSTNode, ...] = ()
+
+    def places(self) -> list[cst.CSTNode]:
+        """Every node whose position the diagnostic needs."""
+        return [self.node, *(note.node for note in self.notes), *self.lines.values(), *([self.fix.old] if self.fix else [])]
+
+    def suggestion_text(self, line_of: Callable[[cst.CSTNode], int]) -> str | None:
+        """The suggestion with each ``{line:NAME}`` replaced by the line of ``lines[NAME]``."""
+        if not self.suggestion or not self.lines:
+            return self.suggestion
+        return _LINE.sub(lambda m: str(line_of(self.lines[m.group(1)])), self.suggestion)
+
+
+_LINE = re.compile(r"\{line:(\w+)\}")
 
 
 class Rule:
@@ -102,5 +120,20 @@ class Rule:
         suggestion: str | None = None,
         fix: Replace | None = None,
         notes: Iterable[Note] = (),
+        lines: Mapping[str, cst.CSTNode] | None = None,
+        flow: Iterable[cst.CSTNode] = (),
     ) -> None:
-        self.reports.append(Report(node, message, suggestion, fix, tuple(notes)))
+        """Report ``node``. ``notes`` are the related places (the send, the guard, the fetch),
+        given in any order; the suggestion may name places by line: ``"the send at line
+        {line:send}"`` with ``lines={"send": node}`` (positions exist only after rules run).
+        ``flow`` lists, in execution order, the places a code flow goes through (``node``
+        and nodes of ``notes``), for formats that show one (SARIF ``codeFlows``)."""
+        merged: dict[int, Note] = {}  # one note per place: labels of the same place are joined
+        for note in notes:
+            known = merged.get(id(note.node))
+            if known is None:
+                merged[id(note.node)] = note
+            elif note.label not in known.label.split("; "):
+                merged[id(note.node)] = Note(note.node, f"{known.label}; {note.label}")
+        steps = list({id(step): step for step in flow}.values())  # each place once, at its first visit
+        self.reports.append(Report(node, message, suggestion, fix, tuple(merged.values()), dict(lines or {}), tuple(steps)))

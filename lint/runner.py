@@ -194,13 +194,17 @@ class Linter:
                     module.code_for_node(report.fix.new),
                 )
                 fix = Fix(report.fix.applicability, (edit,), report.fix.description)
+            notes = sorted(report.notes, key=lambda n: (positions[n.node].start.line, positions[n.node].start.column))
             related = tuple(
-                Related(display, positions[n.node].start.line, positions[n.node].start.column + 1, n.label)
-                for n in sorted(report.notes, key=lambda n: (positions[n.node].start.line, positions[n.node].start.column))
+                Related(display, positions[n.node].start.line, positions[n.node].start.column + 1, n.label) for n in notes
             )
+            steps = {id(n.node): index for index, n in reversed(list(enumerate(notes, start=1)))}
+            steps[id(report.node)] = 0
+            code_flow = tuple(steps[id(node)] for node in report.flow if id(node) in steps)
+            suggestion = report.suggestion_text(lambda node: positions[node].start.line)
             diagnostic = Diagnostic(
                 display, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-                rule.code, rule.name, rule.severity, report.message, report.suggestion, fix, related,
+                rule.code, rule.name, rule.severity, report.message, suggestion, fix, related, code_flow,
             )
             key = (diagnostic.line, diagnostic.column, diagnostic.code)
             if key not in seen:  # one finding per place and rule
