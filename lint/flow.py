@@ -60,10 +60,41 @@ class Anchor:
 
     node: cst.CSTNode
     label: str
+    #: Call sites of same-module helpers on the way, innermost first.
     via: tuple[tuple[cst.CSTNode, str], ...] = ()
+    #: ``node`` is the send itself (not a poll, a handler or a consumer registration).
+    is_send: bool = False
+    #: The function ``node`` is in.
+    scope: Scope | None = None
 
     def notes(self) -> list[tuple[cst.CSTNode, str]]:
         return [(self.node, self.label), *self.via]
+
+    def path(self) -> list[cst.CSTNode]:
+        """The anchor and the helper call sites, in execution order."""
+        return [self.node, *(node for node, _ in reversed(self.via))]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a value comes from: a fetch (maybe inside a helper), a parameter, a bind."""
+
+    node: cst.CSTNode  # the fetch or helper call site, the parameter, or the bind
+    key: str
+    how: str  # "fetched", "received" or "set"
+    #: The same-module helper whose call fetches it, if any.
+    helper: str | None = None
+    #: The bind that gives it the value, if it is not a parameter.
+    bind: Bind | None = None
+
+    def here(self, scope: Scope) -> str:
+        """``fetched here``, ``fetched here, by load_card()``, ``set here, in __init__()``."""
+        text = f"{self.how} here"
+        if self.helper:
+            text += f", by {self.helper}()"
+        if self.bind is not None and self.bind.scope is not scope:
+            text += f", in {self.bind.scope.name}()"
+        return text
 
 
 def exclusive(a: Fact, b: Fact) -> bool:
@@ -336,6 +367,27 @@ class Flow:
                 return found
         return None
 
+    def chain(self, call: Call, role: str, depth: int = HELPER_DEPTH) -> list[Call]:
+        """The calls from ``call`` down to the one that plays ``role`` (what :meth:`effective`
+        finds): ``[call]`` when it plays it itself, ``[]`` when nothing does."""
+        if role in call.roles:
+            return [call]
+        if depth == 0:
+            return []
+        target = self.callee(call)
+        if target is None or target is call.scope:
+            return []
+        for inner in target.calls:
+            found = self.chain(inner, role, depth - 1)
+            if found:
+                return [call, *found]
+        return []
+
+    @staticmethod
+    def helper_notes(chain: list[Call], does: str) -> list[tuple[cst.CSTNode, str]]:
+        """A note for each helper call site of ``chain``: ``calls load(), which fetches the card``."""
+        return [(call.node, f"calls {call.callee}(), which {does}") for call in chain[:-1]]
+
     def returns_from(self, scope: Scope, role: str, depth: int = HELPER_DEPTH) -> Call | None:
         """A ``role`` call whose result ``scope`` returns (``return await resolver.get_agent_card()``)."""
         for exit_ in scope.exits:
@@ -359,6 +411,81 @@ class Flow:
                     self._callers.setdefault(id(target), []).append(call)
         return self._callers.get(id(scope), [])
 
+    # -- where values come from --
+    @staticmethod
+    def bound_to(call: Call) -> str | None:
+        """The name the result of ``call`` is stored in (``frozen = contract_hash(card)``)."""
+        for bind in call.scope.binds:
+            if len(bind.targets) == 1 and any(c is call for c in bind.value.calls):
+                return bind.targets[0]
+        return None
+
+    def card_name(self, call: Call) -> str | None:
+        """The name the card ``call`` fetches is stored in (not a client made from it)."""
+        name = self.bound_to(call)
+        if name is None or name not in self.card_keys(call.scope):
+            return None
+        return name if self.api.type_of_call(call) in (None, *CARD_TYPES) else None
+
+    def class_scopes(self, scope: Scope) -> list[Scope]:
+        """``scope``, then the other methods of its class."""
+        if not scope.class_name:
+            return [scope]
+        return [scope] + [s for s in self.model.scopes if s.class_name == scope.class_name and s is not scope]
+
+    def origin(self, scope: Scope, key: str, before: Fact, depth: int = 2) -> Origin | None:
+        """Where ``key`` (a card, a client) gets the value it has at ``before``: the last bind of
+        it that can run before, a parameter, or (for ``self.x``) a bind in another method."""
+        binds = [b for b in scope.binds if key in b.targets and b.order < before.order and runs_before(b, before)]
+        if binds:
+            return self._bind_origin(binds[-1], key, depth)
+        param = next((p for p in scope.params if p.name == key), None)
+        if param is not None:
+            return Origin(param.node, key, "received")
+        if key.startswith("self."):
+            elsewhere = [
+                b for s in self.class_scopes(scope)[1:] for b in s.binds
+                if key in b.targets and not placeholder(b.value.node)
+            ]
+            fetched = [o for o in (self._bind_origin(b, key, 0) for b in elsewhere) if o.how == "fetched"]
+            if fetched or elsewhere:
+                return (fetched or [self._bind_origin(elsewhere[0], key, 0)])[0]
+        return None
+
+    def _bind_origin(self, bind: Bind, key: str, depth: int) -> Origin:
+        for call in bind.value.calls:
+            chain = self.chain(call, "card-fetch")
+            if chain:
+                return Origin(call.node, key, "fetched", call.callee if len(chain) > 1 else None, bind)
+        source = dotted(bind.value.node) if bind.value.node is not None else None
+        if source and depth > 0 and len(bind.targets) == 1:  # `c = card`: where `card` comes from
+            found = self.origin(bind.scope, source, bind, depth - 1)
+            if found is not None:
+                return found
+        return Origin(bind.node, key, "set", bind=bind)
+
+    def contract_capture(self, scope: Scope) -> Call | None:
+        """What freezes the contract for ``scope``'s sends: a ``contract-capture`` call in it,
+        one in a method of its class whose result is kept on ``self``, or a digest of
+        contract fields in either."""
+        for candidate in self.class_scopes(scope):
+            captures = [c for c in candidate.calls if self.effective(c, "contract-capture")]
+            if candidate is scope and captures:
+                return next((c for c in captures if self.bound_to(c)), captures[0])
+            stored = next((c for c in captures if _stored(candidate, c)), None)
+            if stored is not None:  # frozen on the object for its sends
+                return stored
+            contract = self.derived(candidate, {k for b in candidate.binds for k in b.value.keys if field_of(k) in CONTRACT_FIELDS})
+            if contract:
+                sink = next((sink for sink in self.hash_sinks(candidate) if sink.args.reads_any(contract.keys())), None)
+                if sink is not None:
+                    return sink
+        return None
+
+    def status_call(self, scope: Scope) -> Call | None:
+        """A call that reads the task's own status (``get_task``), in ``scope`` or a helper."""
+        return next((c for c in scope.calls if self.effective(c, "get-task")), None)
+
     # -- submission --
     def sends(self, scope: Scope) -> list[Call]:
         return [c for c in scope.calls if c.roles & {"send", "subscribe"} or self.effective(c, "send")]
@@ -370,25 +497,27 @@ class Flow:
             if frame.kind == "for" and branch == "body":
                 stream = self._loop_iter_call(scope, frame, ("send", "subscribe"))
                 if stream is not None:
-                    return Anchor(stream.node, "iterates the stream of the submitted task")
+                    return Anchor(stream.node, "submits the task and iterates its stream", is_send=True, scope=scope)
             if frame.kind in ("for", "while") and branch == "body":
                 poll = next((c for c in scope.calls if in_loop_body(c, frame) and "get-task" in c.roles), None)
                 if poll is not None:
-                    return Anchor(poll.node, "polling loop of the submitted task")
+                    return Anchor(poll.node, "polls the submitted task in this loop", scope=scope)
         for send in self.sends(scope):
             if send is not fact and send.node is not fact.node and runs_before(send, fact):
                 if not any(c is send for c in getattr(fact, "args", Expr()).calls):
                     later = send.order > fact.order
-                    return Anchor(send.node, "task submitted here" + (" (on an earlier iteration)" if later else ""))
+                    label = "task submitted here" + (" (on an earlier iteration)" if later else "")
+                    return Anchor(send.node, label, is_send=True, scope=scope)
         handler = self.task_handler(scope)
-        if handler is not None:
+        if handler is not None and isinstance(handler.node, cst.Param):
             return handler
-        if depth > 0:
+        if depth > 0:  # a caller after submission explains more than a name passed to a factory
             for caller in self.callers(scope):
                 upstream = self.submission(caller, depth - 1)
                 if upstream is not None:
-                    return Anchor(upstream.node, upstream.label, ((caller.node, f"calls {scope.name}() after submission"), *upstream.via))
-        return None
+                    via = ((caller.node, f"calls {scope.name}() after submission"), *upstream.via)
+                    return Anchor(upstream.node, upstream.label, via, upstream.is_send, upstream.scope)
+        return handler
 
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
         bind = next((b for b in scope.binds if b.kind == "for" and b.node is frame.node), None)
@@ -411,12 +540,12 @@ class Flow:
         env = self.api.env(scope)
         for param in scope.params:
             if env.get(param.name) in TASK_EVENT_TYPES:
-                return Anchor(param.node, f"handles updates of a submitted task ({param.annotation})")
+                return Anchor(param.node, f"handles updates of a submitted task ({param.annotation})", scope=scope)
         for call in self.model.calls:
             passes_me = scope.name in call.args.names or f"self.{scope.name}" in call.args.keys
             if passes_me and (call.roles & {"send", "subscribe"} or call.method in ("add_event_consumer", "ClientFactory", "create", "connect")):
                 if self.callee(call) is not scope:
-                    return Anchor(call.node, f"registers {scope.name}() as a task-event consumer")
+                    return Anchor(call.node, f"registers {scope.name}() as a task-event consumer", scope=call.scope)
         return None
 
     # -- guards --
@@ -444,7 +573,7 @@ class Flow:
             found = next((c for c in test.expr.calls if "verify-signature" in c.roles), None)
             if found is not None:
                 return found
-        for check in fact.scope.calls:
+        for check in reversed(fact.scope.calls):  # the closest check first
             if "verify-signature" not in check.roles or check.order >= fact.order:
                 continue
             tries = [frame for frame, branch in check.path if frame.kind == "try" and branch == "body"]
@@ -520,3 +649,18 @@ class Flow:
             if any(w in last for w in ("digest", "etag", "fingerprint")) and ("card" in key.lower() or key in cards):
                 return True
         return False
+
+
+def placeholder(value: cst.CSTNode | None) -> bool:
+    """``None``, ``{}``, ``[]``: nothing held yet."""
+    if isinstance(value, cst.Name):
+        return value.value == "None"
+    return isinstance(value, (cst.Dict, cst.List)) and not value.elements
+
+
+def _stored(scope: Scope, capture: Call) -> bool:
+    """A capture whose result is kept on ``self`` (a comparison elsewhere freezes nothing)."""
+    return any(
+        any(c is capture for c in bind.value.calls) and any(t.startswith("self.") for t in bind.targets)
+        for bind in scope.binds
+    )

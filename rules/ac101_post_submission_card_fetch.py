@@ -147,8 +147,8 @@ async def delegate(client, message, url):
         flow = flow_of(model)
         for scope in model.scopes:
             for call in scope.calls:
-                fetch = flow.effective(call, "card-fetch")
-                if fetch is None:
+                chain = flow.chain(call, "card-fetch")
+                if not chain:
                     continue
                 anchor = flow.submission(call)
                 if anchor is None:
@@ -156,45 +156,62 @@ async def delegate(client, message, url):
                 decision = self._decision(flow, scope, call)
                 if decision is None:
                     continue
-                notes = [Note(node, label) for node, label in anchor.notes()]
-                if fetch is not call:
-                    notes.append(Note(call.node, f"calls {call.callee}(), which fetches the card"))
-                notes.append(Note(decision[0], decision[1]))
+                fetch = chain[-1]
+                node, label, returned_by = decision
+                notes = [*anchor.notes(), *flow.helper_notes(chain, "fetches the card")]
+                notes += [(c.node, f"gets the fetched card back from {c.callee}()") for c in returned_by]
+                notes.append((node, label))
+                capture = flow.contract_capture(anchor.scope or scope)
+                name = flow.bound_to(capture) if capture is not None else None
+                if name:
+                    lines = {"frozen": capture.node}
+                    fix = f"decide from the contract hash frozen at line {{line:frozen}} ({name})"
+                elif anchor.is_send:
+                    lines = {"send": anchor.node}
+                    fix = "freeze the card's contract before the send at line {line:send} and decide from that"
+                else:
+                    lines = {}
+                    fix = "decide from the contract frozen at send time"
                 self.report(
                     fetch.node,
                     "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
                     suggestion=(
-                        "decide from the contract frozen at send time (the task's own status reports failures); "
+                        f"{fix}, not from the re-fetched card (the task's own status reports failures); "
                         "re-fetch only before submission, or only log the newer card"
                     ),
-                    notes=notes,
+                    notes=[Note(n, text) for n, text in notes],
+                    lines=lines,
+                    flow=[*anchor.path(), *(c.node for c in returned_by), *(c.node for c in chain), node],
                 )
 
-    def _decision(self, flow: Flow, scope: Scope, fetch: Call):
-        """Where the fetched card (or a value derived from it) decides something."""
+    def _decision(self, flow: Flow, scope: Scope, fetch: Call, returned_by: tuple[Call, ...] = ()):
+        """Where the fetched card (or a value derived from it) decides something, and the
+        helper call sites that return it there, outermost first."""
         derived = flow.derived(scope, calls=[fetch])
         keys = set(derived)
+        name = flow.card_name(fetch)
+        card = f"the fetched card ({name})" if name else "the fetched card"
         for test in scope.tests:
             if test.order >= fetch.order and (test.expr.reads_any(keys) or any(c is fetch for c in test.expr.calls)):
-                return test.node, f"the fetched card decides this {test.kind} condition"
+                return test.node, f"{card} decides this {test.kind} condition", returned_by
         for call in scope.calls:
             if call.order > fetch.order and call is not fetch and call.roles.intersection(DECIDING_ROLES):
                 if call.args.reads_any(keys):
-                    return call.node, "the fetched card is passed to this call"
+                    return call.node, f"{card} is passed to this call", returned_by
             if call.order > fetch.order and call.receiver in keys and call.roles & TASK_ROLES:
-                return call.node, "a client built from the fetched card now drives the task"
+                return call.node, f"a client built from {card} now drives the task", returned_by
         for bind in scope.binds:
             if bind.order < fetch.order or not (bind.value.reads_any(keys) or any(c is fetch for c in bind.value.calls)):
                 continue
             for target in bind.targets:
                 if target.endswith((".state", ".status")):
-                    return bind.node, "the fetched card sets the task's state here"
+                    return bind.node, f"{card} sets the task's state here", returned_by
                 if target.startswith("self.") and target.count(".") == 1:
-                    return bind.node, f"the fetched card replaces {target}, which later calls use"
+                    return bind.node, f"the fetched card replaces {target}, which later calls use", returned_by
         for caller_exit in scope.exits:
             if caller_exit.kind == "return" and caller_exit.order > fetch.order and caller_exit.value.reads_any(keys):
                 for caller in flow.callers(scope):
-                    found = self._decision(flow, caller.scope, caller)
+                    found = self._decision(flow, caller.scope, caller, (caller, *returned_by))
                     if found is not None:
                         return found
         return None

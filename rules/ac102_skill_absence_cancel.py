@@ -116,21 +116,65 @@ def check(base, card, task_id, skill):
         flow = flow_of(model)
         for scope in model.scopes:
             for call in scope.calls:
-                cancel = flow.effective(call, "cancel")
-                if cancel is None:
+                chain = flow.chain(call, "cancel")
+                if not chain:
                     continue
                 for test, holds in flow.guards(call):
                     if flow.absence(test.node, holds, scope):
-                        notes = [Note(test.node, "runs when a skill is missing from the card's skills")]
-                        if cancel is not call:
-                            notes.append(Note(cancel.node, "the cancel inside the helper"))
+                        notes = [Note(test.node, _label(test, holds, call)), *_lookups(flow, test), *_helper_notes(flow, chain)]
+                        status = flow.status_call(scope)
+                        if status is not None:
+                            own = "the task's own status decide (get_task at line {line:status} reports failed, with its message)"
+                        else:
+                            own = "the task's own status decide (failed, with its message)"
                         self.report(
                             call.node,
                             "task cancelled because a skill is missing from an Agent Card's skills",
                             suggestion=(
-                                "do not cancel on capability data: let the task's own status (failed, with its "
-                                "message) decide, and route by skills only before sending"
+                                f"do not cancel on capability data: let {own}, "
+                                "and route by skills only before sending"
                             ),
                             notes=notes,
+                            lines={"status": status.node} if status is not None else None,
                         )
                         break
+
+
+def _label(test, holds: bool, cancel) -> str:
+    """How the skill-absence test leads to the cancel."""
+    skills = _skills_key(test.expr.keys) or "the card's skills"
+    if test.owner is not None and any(frame.node is test.owner for frame, _ in cancel.path):
+        if holds:
+            return f"the cancel runs when this finds a skill missing from {skills}"
+        return f"the cancel is in the else of this test for a skill in {skills}"
+    return f"returns early while the skill is in {skills}, so the cancel below runs only when it is missing"
+
+
+def _skills_key(keys) -> str | None:
+    return min((k for k in keys if k.endswith(".skills")), key=len, default=None)
+
+
+def _lookups(flow, test) -> list[Note]:
+    """Where the value the test reads was looked up in a card's skills: a bind
+    (``skill = next(... card.skills ...)``) or a same-module helper's ``return``."""
+    notes = []
+    for bind in test.scope.binds:
+        skills = _skills_key(bind.value.keys)
+        if bind.order < test.order and skills and test.expr.reads_any(set(bind.targets)):
+            notes.append(Note(bind.node, f"{', '.join(bind.targets)} is looked up in {skills} here"))
+    for call in test.expr.calls:
+        helper = flow.callee(call)
+        for exit_ in helper.exits if helper is not None else ():
+            skills = _skills_key(exit_.value.keys)
+            if exit_.kind == "return" and skills:
+                notes.append(Note(exit_.node, f"{call.callee}() looks for the skill in {skills} here"))
+                break
+    return notes
+
+
+def _helper_notes(flow, chain) -> list[Note]:
+    """The cancel inside a same-module helper, and the helper calls on the way to it."""
+    notes = [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
+    if len(chain) > 1:
+        notes.append(Note(chain[-1].node, f"the cancel inside {chain[-2].callee}()"))
+    return notes

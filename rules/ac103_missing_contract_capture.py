@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from a2alint.flow import CONTRACT_FIELDS, Flow, field_of, flow_of, implements_api
+from dataclasses import replace
+
+from a2alint.flow import Flow, Origin, flow_of, implements_api, is_card_name, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -116,49 +118,82 @@ def submit(url, params):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if implements_api(scope) or self._captures(flow, scope):
+            if implements_api(scope) or flow.contract_capture(scope) is not None:
                 continue
             for call in scope.calls:
                 if "send" in call.roles and not self._carries_digest(flow, call):
+                    notes, card, where = self._card_notes(flow, scope, call)
+                    what = ""
+                    if where is not None:
+                        purpose = f" to create {call.receiver}" if where.how == "created" else ""
+                        what = f" ({card}{', ' if card else ''}fetched at line {{line:card}}{purpose})"
+                        if where.how in ("received", "set"):
+                            what = f" ({card}, {where.how} at line {{line:card}})"
                     self.report(
                         call.node,
                         "task sent without a frozen contract: no contract hash or card digest is captured for it",
                         suggestion=(
-                            "capture sha256 of the canonical JSON of the contract fields (protocolVersion, "
-                            "securitySchemes, security) before sending, attach it to the message metadata, and "
-                            "verify later peer messages against it"
+                            f"capture the contract of the card this send uses{what} before sending: sha256 of the "
+                            "canonical JSON of its contract fields (protocolVersion, securitySchemes, security); attach it to the "
+                            "message metadata and verify later peer messages against it"
                         ),
-                        notes=self._card_notes(flow, scope, call),
+                        notes=notes,
+                        lines={"card": where.node} if where is not None else None,
                     )
-
-    def _captures(self, flow: Flow, scope: Scope) -> bool:
-        scopes = [scope]
-        if scope.class_name:
-            scopes += [s for s in flow.model.scopes if s.class_name == scope.class_name and s is not scope]
-        for candidate in scopes:
-            captures = [c for c in candidate.calls if flow.effective(c, "contract-capture")]
-            if candidate is scope and captures:
-                return True
-            if any(self._stored(candidate, c) for c in captures):  # frozen on the object for its sends
-                return True
-            contract = flow.derived(candidate, {k for b in candidate.binds for k in b.value.keys if field_of(k) in CONTRACT_FIELDS})
-            if any(sink.args.reads_any(contract.keys()) for sink in flow.hash_sinks(candidate) if contract):
-                return True
-        return False
 
     @staticmethod
     def _carries_digest(flow: Flow, call: Call) -> bool:
         return any(word in text.lower() for text in flow.argument_texts(call) for word in _EVIDENCE_WORDS)
 
-    @staticmethod
-    def _stored(scope: Scope, capture: Call) -> bool:
-        """A capture whose result is kept on ``self`` (a comparison elsewhere freezes nothing)."""
-        return any(
-            any(c is capture for c in bind.value.calls) and any(t.startswith("self.") for t in bind.targets)
-            for bind in scope.binds
-        )
-
-    @staticmethod
-    def _card_notes(flow: Flow, scope: Scope, send: Call) -> list[Note]:
+    @classmethod
+    def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:
+        """The card ``send`` goes out under: where the client it is called on was made from a
+        card (``ClientFactory.create(card)``, ``connect(url)``), a card it is passed, or the
+        last card fetched before it; in the caller, for a send inside a same-module helper.
+        Also how to name the card in the suggestion."""
+        cards = flow.card_keys(scope)
+        client = flow.origin(scope, send.receiver, send) if send.receiver else None
+        if client is not None and client.how == "fetched":  # `client = await ClientFactory.connect(url)`
+            label = f"the card this send uses is {client.here(scope)}, to create {send.receiver}"
+            return [Note(client.node, label)], "", replace(client, how="created")
+        if client is not None and client.bind is not None:  # `client = factory.create(card)`
+            card = _card_read(client.bind.value.keys, cards)
+            if card is not None:
+                where = flow.origin(client.bind.scope, card, client.bind)
+                notes = [Note(client.node, f"{send.receiver} is created from {card} here"), *_origin_notes(where, scope)]
+                return notes, card, where
+        card = _card_read(send.args.keys, cards)
+        if card is not None:  # `send(card, message)`
+            where = flow.origin(scope, card, send)
+            return _origin_notes(where, scope), card, where
+        fetched = [
+            b for b in scope.binds
+            if b.order < send.order and runs_before(b, send) and any(flow.chain(c, "card-fetch") for c in b.value.calls)
+        ]
+        if fetched and len(fetched[-1].targets) == 1 and fetched[-1].targets[0] in cards:  # the last card fetched
+            where = flow.origin(scope, fetched[-1].targets[0], send)
+            if where is not None and where.how == "fetched":
+                return _origin_notes(where, scope), where.key, where
         fetch = next((c for c in scope.calls if c.order < send.order and "card-fetch" in c.roles), None)
-        return [Note(fetch.node, "the card this send relies on is fetched here")] if fetch else []
+        if fetch is not None:
+            return [Note(fetch.node, "the card this send uses is fetched here")], "", Origin(fetch.node, "", "fetched")
+        if depth > 0 and scope.is_function:
+            for caller in flow.callers(scope):
+                notes, card, where = cls._card_notes(flow, caller.scope, caller, depth - 1)
+                if where is not None:
+                    return [Note(caller.node, f"calls {scope.name}(), which sends the task"), *notes], card, where
+        if client is not None:  # no card in sight: at least the client it goes out through
+            return [Note(client.node, f"the client this send uses ({send.receiver}) is {client.here(scope)}")], "", None
+        return [], "", None
+
+
+def _card_read(keys: set[str], cards: set[str]) -> str | None:
+    """The card among ``keys`` (``card``, not ``card.url``; ``self.card`` too)."""
+    found = {k for k in keys if k in cards or is_card_name(k)}
+    return min(found, key=lambda k: (k.count("."), k), default=None)
+
+
+def _origin_notes(where: Origin | None, scope: Scope) -> list[Note]:
+    if where is None:
+        return []
+    return [Note(where.node, f"the card this send uses ({where.key}) is {where.here(scope)}")]

@@ -2,9 +2,7 @@ from __future__ import annotations
 
 import re
 
-import libcst as cst
-
-from a2alint.flow import Flow, bind_call, flow_of, implements_api, runs_before
+from a2alint.flow import Flow, bind_call, flow_of, implements_api, placeholder, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -131,24 +129,63 @@ def refresh(base):
             if implements_api(scope):
                 continue
             for call in scope.calls:
-                fetch = flow.effective(call, "card-fetch")
-                if fetch is None or self._has_validator(flow, fetch):
+                chain = flow.chain(call, "card-fetch")
+                if not chain or self._has_validator(flow, chain[-1]):
                     continue
                 reason = self._refetch(flow, scope, call)
                 if reason is None:
                     continue
-                notes = [Note(reason[0], reason[1])]
-                if fetch is not call:
-                    notes.append(Note(call.node, f"calls {call.callee}(), which fetches the card"))
+                notes = [Note(reason[0], reason[1]), *(Note(n, label) for n, label in flow.helper_notes(chain, "fetches the card"))]
+                earlier = self._earlier(flow, scope, call, reason)
+                if earlier is not None:
+                    notes.append(Note(earlier[0], earlier[1]))
+                if earlier is not None and earlier[2]:
+                    lines = {"first": earlier[0]}
+                    validator = "send If-None-Match with the ETag of the fetch at line {line:first} and keep that card on 304"
+                else:
+                    lines = None
+                    validator = "keep this fetch's ETag and send it as If-None-Match next time, keeping the card on 304"
                 self.report(
-                    fetch.node,
+                    chain[-1].node,
                     "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
-                    suggestion=(
-                        "send If-None-Match with the stored ETag and keep the card on 304; without a "
-                        "validator treat the card as immutable for the task's lifetime"
-                    ),
+                    suggestion=f"{validator}; without a validator treat the card as immutable for the task's lifetime",
                     notes=notes,
+                    lines=lines,
                 )
+
+    @staticmethod
+    def _earlier(flow: Flow, scope: Scope, call: Call, reason: tuple):  # reason: see _refetch
+        """The earlier fetch this one re-reads (in this function, or the same call in another
+        method of the class), or for a cache the cached card it replaces: (node, label,
+        whether it is a fetch)."""
+        before = [
+            c for c in scope.calls
+            if c.order < call.order and runs_before(c, call) and not any(loop in c.loops for loop in call.loops)
+            and flow.chain(c, "card-fetch")
+        ]
+        before.sort(key=lambda c: c.callee != call.callee)  # the same call first
+        elsewhere = [
+            c for s in flow.class_scopes(scope)[1:] for c in s.calls
+            if c.callee == call.callee and Flow.call_reads(c) == Flow.call_reads(call) and flow.chain(c, "card-fetch")
+        ] if reason[2] == "loop" else []
+        if before or elsewhere:
+            first = (before or elsewhere)[0]
+            overwritten = reason[3]
+            if overwritten is not None and any(c is first for c in overwritten.value.calls):
+                return reason[0], reason[1], True  # the overwritten card is that fetch: one note says both
+            name = flow.card_name(first)
+            held = f" ({name})" if name else ""
+            by = f", by {first.callee}()" if len(flow.chain(first, "card-fetch")) > 1 else ""
+            if first.scope is scope:
+                return first.node, f"the card is first fetched here{held}{by}; this re-reads it", True
+            return first.node, f"the same card is also fetched here{held}, in {first.scope.name}(); this re-reads it", True
+        target = next((b.targets[0] for b in scope.binds if len(b.targets) == 1 and any(c is call for c in b.value.calls)), None)
+        if target is None or reason[2] != "expiry":
+            return None
+        for exit_ in scope.exits:  # `return self.card`: the cached card, served until the re-read
+            if exit_.order > call.order and exit_.value.reads_any({target}):
+                return exit_.node, f"serves the cached card ({target}) until the expiry check re-reads it", False
+        return None
 
     @staticmethod
     def _has_validator(flow: Flow, fetch: Call) -> bool:
@@ -166,21 +203,26 @@ def refresh(base):
         return False
 
     def _refetch(self, flow: Flow, scope: Scope, fetch: Call):
+        """Why ``fetch`` re-reads a card: (node, label, "loop" | "expiry" | "overwrite", the
+        overwritten bind), or None."""
         for loop in fetch.loops:
             if self._per_peer(scope, loop, fetch) or self._until_success(scope, loop, fetch):
                 continue
-            return loop.node, "runs again on every iteration of this loop"
+            return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched", "loop", None
         guards = flow.guards(fetch)
         for test, _holds in guards:
             if any(_words(key) & EXPIRY_WORDS for key in test.expr.keys):
-                return test.node, "re-reads the card when a cache entry expires"
+                return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
         targets = set(next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), []))
         if any(test.expr.reads_any(targets) for test, _holds in guards):
             return None  # `if not card: card = fetch()`: a lazy first fetch
         for bind in scope.binds:
             if bind.order < fetch.order and targets.intersection(bind.targets) and runs_before(bind, fetch):
-                if not _placeholder(bind.value.node):
-                    return bind.node, "the card already held here is overwritten"
+                if not placeholder(bind.value.node):
+                    fetched = any(flow.chain(c, "card-fetch") for c in bind.value.calls)
+                    held = ", ".join(bind.targets)
+                    label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
+                    return bind.node, label, "overwrite", bind
         return None
 
     @staticmethod
@@ -203,9 +245,3 @@ def refresh(base):
             for e in scope.exits
         )
 
-
-def _placeholder(value: cst.CSTNode | None) -> bool:
-    """``None``, ``{}``, ``[]``: nothing held yet."""
-    if isinstance(value, cst.Name):
-        return value.value == "None"
-    return isinstance(value, (cst.Dict, cst.List)) and not value.elements

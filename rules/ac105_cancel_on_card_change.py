@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from a2alint.flow import Flow, flow_of
+from a2alint.flow import Flow, field_of, flow_of
 from a2alint.model import Bind, Call, ModuleModel
 from a2alint.rule import Note, Rule
 
@@ -112,37 +112,56 @@ async def on_update(task: Task, card_etag_then, card_etag_now):
         flow = flow_of(model)
         for scope in model.scopes:
             for call in scope.calls:
-                cancel = flow.effective(call, "cancel") or self._failing_transition(call)
-                if cancel is not None:
-                    self._check(flow, call, cancel)
+                chain = flow.chain(call, "cancel")
+                if not chain and self._failing_transition(call):
+                    chain = [call]
+                if chain:
+                    self._check(flow, call, chain)
             for bind in scope.binds:
                 if failing_state_bind(bind):
-                    self._check(flow, bind, None)
+                    self._check(flow, bind, [bind])
 
     @staticmethod
-    def _failing_transition(call: Call) -> Call | None:
+    def _failing_transition(call: Call) -> bool:
         receiver = (call.receiver or "").lower()
-        return call if call.method in FAILING_TRANSITIONS and "updater" in receiver else None
+        return call.method in FAILING_TRANSITIONS and "updater" in receiver
 
-    def _check(self, flow: Flow, fact, cancel) -> None:
+    def _check(self, flow: Flow, fact, chain: list) -> None:
+        """``chain``: ``fact``, then the calls into same-module helpers down to the cancel."""
         anchor = flow.submission(fact)
         if anchor is None:
             return
-        evidence = [(t.node, "the card-change comparison") for t, _ in flow.guards(fact) if flow.reads_contract(t.expr.keys, fact.scope)]
+        evidence = [
+            (t.node, f"the card-change comparison ({_compared(flow, t)}) that decides this")
+            for t, _ in flow.guards(fact) if flow.reads_contract(t.expr.keys, fact.scope)
+        ]
         check = flow.verification(fact)
         if check is not None:
             evidence.append((check.node, "the card's signature check this depends on"))
         if not evidence:
             return
         notes = [Note(node, label) for node, label in (*anchor.notes(), evidence[0])]
-        if cancel is not None and cancel.node is not fact.node:
-            notes.append(Note(cancel.node, "the cancel inside the helper"))
+        notes += [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
+        if len(chain) > 1:
+            notes.append(Note(chain[-1].node, f"the cancel inside {chain[-2].callee}()"))
+        if anchor.is_send:
+            where = "before the send at line {line:send} and abort there"
+        else:
+            where = "before sending and abort there"
         self.report(
             fact.node,
             "in-flight task cancelled or failed because the peer's Agent Card changed",
             suggestion=(
-                "compare cards before sending and abort there; for a task in flight, defer, poll the "
-                "task's own status, and escalate only after a bounded window"
+                f"compare cards {where}; for a task in flight, defer, poll the task's own status, and "
+                "escalate only after a bounded window"
             ),
             notes=notes,
+            lines={"send": anchor.node} if anchor.is_send else None,
+            flow=[*anchor.path(), evidence[0][0], *(c.node for c in chain)],
         )
+
+
+def _compared(flow: Flow, test) -> str:
+    """The contract fields, hashes or validators ``test`` compares: ``security_schemes``."""
+    fields = {field_of(k) for k in test.expr.keys if flow.reads_contract({k}, test.scope)}
+    return ", ".join(sorted(fields)) or "of the card"

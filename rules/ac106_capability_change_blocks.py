@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from a2alint.flow import CAPABILITY_FIELDS, Flow, field_of, flow_of
+from a2alint.flow import CAPABILITY_FIELDS, Flow, Origin, field_of, flow_of
 from a2alint.model import ModuleModel, Test
 from a2alint.rule import Note, Rule
 
@@ -92,31 +92,78 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            blockers = [e for e in scope.exits if e.kind in ("raise", "return")]
-            blockers += [c for c in scope.calls if flow.effective(c, "cancel")]
-            for fact in blockers:
+            blockers = [(e, [e]) for e in scope.exits if e.kind in ("raise", "return")]
+            blockers += [(c, chain) for c in scope.calls if (chain := flow.chain(c, "cancel"))]
+            for fact, chain in blockers:
                 for test, holds in flow.guards(fact):
                     if self._compares_capabilities(flow, test) and _runs_on_difference(test.node, holds):
+                        fields = sorted({field_of(k) for k in test.expr.keys if field_of(k) in CAPABILITY_FIELDS})
+                        cards = _cards(flow, test)
+                        notes = [Note(test.node, f"compares capability fields ({', '.join(fields)}) of two cards")]
+                        for base, where, age in cards:
+                            if where is not None:
+                                notes.append(Note(where.node, f"the {age or 'compared'} card ({base}), {where.here(scope)}"))
+                        notes += [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
+                        if len(chain) > 1:
+                            notes.append(Note(chain[-1].node, f"the cancel inside {chain[-2].callee}()"))
                         self.report(
                             fact.node,
                             "blocks because capability fields differ between two Agent Cards",
                             suggestion=(
-                                "only contract fields may block; re-read capability drift lazily, off the "
-                                "critical path, and let the task's own error report a missing capability"
+                                "block only on contract fields (compare the contract hashes of "
+                                f"{' and '.join(base for base, _, _ in cards[:2])}); re-read capability drift lazily, "
+                                "off the critical path, and let the task's own error report a missing capability"
                             ),
-                            notes=[Note(test.node, "compares capability fields of two cards")],
+                            notes=notes,
                         )
                         break
 
     @staticmethod
     def _compares_capabilities(flow: Flow, test: Test) -> bool:
-        cards = flow.card_data(test.scope)
-        bases = {
-            key.rsplit(".", 1)[0]
-            for key in test.expr.keys
-            if "." in key and field_of(key) in CAPABILITY_FIELDS and key.rsplit(".", 1)[0] in cards
-        }
-        return len(bases) >= 2 and not flow.reads_contract(test.expr.keys, test.scope)
+        return len(_bases(flow, test)) >= 2 and not flow.reads_contract(test.expr.keys, test.scope)
+
+
+def _bases(flow: Flow, test: Test) -> set[str]:
+    """The cards whose capability fields ``test`` reads."""
+    cards = flow.card_data(test.scope)
+    return {
+        key.rsplit(".", 1)[0]
+        for key in test.expr.keys
+        if "." in key and field_of(key) in CAPABILITY_FIELDS and key.rsplit(".", 1)[0] in cards
+    }
+
+
+def _cards(flow: Flow, test: Test) -> list[tuple[str, Origin | None, str | None]]:
+    """The compared cards, the newer first: each with where it comes from and whether it is
+    the ``newer`` or the ``cached`` one (the one fetched here is newer; else by its name)."""
+    found = [(base, flow.origin(test.scope, base, test)) for base in sorted(_bases(flow, test))]
+    fetched = [
+        base for base, where in found
+        if where is not None and where.how == "fetched" and (where.bind is None or where.bind.scope is test.scope)
+    ]
+    if len(fetched) == 1:
+        ages = {base: "newer" if base in fetched else "cached" for base, _ in found}
+    else:
+        ages = {base: _age(base) for base, _ in found}
+        named = set(ages.values()) - {None}
+        if len(named) == 1:  # the other one is the other age
+            other = ({"newer", "cached"} - named).pop()
+            ages = {base: age or other for base, age in ages.items()}
+    return sorted(((base, where, ages[base]) for base, where in found), key=lambda card: card[2] != "newer")
+
+
+_NEWER = {"fresh", "new", "newer", "latest", "current", "live", "remote"}
+_OLDER = {"cached", "cache", "old", "older", "prev", "previous", "last", "known", "pinned", "stored", "saved", "original", "first"}
+
+
+def _age(key: str) -> str | None:
+    """``fresh_card`` is the newer card, ``cached_card`` the older one, by name."""
+    words = set(key.lower().replace(".", "_").split("_"))
+    if words & _OLDER:
+        return "cached"
+    if words & _NEWER:
+        return "newer"
+    return None
 
 
 def _runs_on_difference(node: cst.CSTNode, holds: bool) -> bool:

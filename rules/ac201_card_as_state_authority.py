@@ -2,8 +2,10 @@ from __future__ import annotations
 
 import re
 
+import libcst as cst
+
 from a2alint.flow import Flow, flow_of
-from a2alint.model import Call, Fact, ModuleModel, Scope
+from a2alint.model import Call, Fact, ModuleModel, Scope, dotted
 from a2alint.rule import Note, Rule
 
 TRANSITIONS = {"update_status", "complete", "failed", "reject", "submit", "start_work", "cancel", "requires_input", "requires_auth"}
@@ -103,16 +105,23 @@ def restore(task, card):
             changes += [c for c in scope.calls if self._transition(c)]
             for change in changes:
                 evidence = self._verification(flow, scope, change) or self._from_card(flow, scope, change)
-                if evidence is not None:
-                    self.report(
-                        change.node,
-                        "task state changed on the strength of the Agent Card, not the task's own status",
-                        suggestion=(
-                            "the card answers who the agent is; take the task's state from its status "
-                            "channel (get_task or the status stream)"
-                        ),
-                        notes=[Note(evidence[0], evidence[1])],
-                    )
+                if evidence is None:
+                    continue
+                node, label, claim = evidence
+                lines = {"check": node}
+                status = flow.status_call(scope)
+                if status is not None:
+                    lines["status"] = status.node
+                channel = "get_task at line {line:status}" if status is not None else "get_task"
+                self.report(
+                    change.node,
+                    "task state changed on the strength of the Agent Card, not the task's own status",
+                    suggestion=(
+                        f"{claim}; take the task's state from its status channel ({channel} or the status stream)"
+                    ),
+                    notes=[Note(node, label)],
+                    lines=lines,
+                )
 
     @staticmethod
     def _state_target(target: str) -> bool:
@@ -134,12 +143,33 @@ def restore(task, card):
         value = change.value if hasattr(change, "value") else change.args
         if any(".status" in f".{key}" for key in value.keys):
             return None  # the new state comes from a task's own status
-        return check.node, "decided by this signature verification of the card"
+        claim = "the signature check at line {line:check} proves who the agent is, not what it did to the task"
+        if any(test.node is check.node or any(c is check for c in test.expr.calls) for test, _ in flow.guards(change)):
+            label = "the state change depends on this signature check of the card"
+        elif any(f.kind == "try" and b == "handlers" for f, b in change.path):
+            label = "the state is set when this signature check of the card fails"
+        else:
+            label = "the state is set once this signature check of the card passes"
+        return check.node, label, claim
 
     @staticmethod
     def _from_card(flow: Flow, scope: Scope, change: Fact):
         value = change.value if hasattr(change, "value") else change.args
         cards = flow.card_keys(scope)
-        if value.reads_any(cards):
-            return change.node, "the new state is read from the card"
-        return None
+        if not value.reads_any(cards) or value.node is None:
+            return None
+        read = _card_read(value.node, cards) or value.node
+        key = dotted(read) or "the card"
+        return read, f"the new state is read from the card here ({key})", f"{key} is what the card claims, not the task's state"
+
+
+def _card_read(node: cst.CSTNode, cards: set[str]) -> cst.CSTNode | None:
+    """The outermost expression under ``node`` that reads a card or a field of one."""
+    stack = [node]
+    while stack:
+        current = stack.pop(0)
+        key = dotted(current)
+        if key is not None and any(key == card or key.startswith(card + ".") for card in cards):
+            return current
+        stack.extend(current.children)
+    return None

@@ -125,15 +125,45 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
                 )
                 if fetch is None or not self._exits_on_success(scope, loop, fetch) or self._bounded(flow, scope, loop):
                     continue
+                chain = flow.chain(fetch, "card-fetch")
+                if len(chain) > 1:
+                    notes = [Note(fetch.node, f"calls {fetch.callee}(), which fetches the card: the fetch this loop retries")]
+                    notes += [Note(n, label) for n, label in flow.helper_notes(chain[1:], "fetches the card")]
+                else:
+                    notes = [Note(fetch.node, "the fetch this loop retries")]
+                notes = self._way_out(flow, scope, loop, fetch, notes)
                 self.report(
                     loop.node,
                     "loop retries an Agent Card fetch with no bound: a retry storm when the card keeps failing",
                     suggestion=(
-                        "enter a deferred state: poll the task's own status with backoff within a bounded "
-                        "window (attempt cap or deadline), then escalate"
+                        "stop re-fetching the card (line {line:fetch}) until it succeeds: enter a deferred state, "
+                        "poll the task's own status with backoff within a bounded window (attempt cap or deadline), "
+                        "then escalate"
                     ),
-                    notes=[Note(fetch.node, "the fetch this loop retries")],
+                    notes=notes,
+                    lines={"fetch": fetch.node},
                 )
+
+    @staticmethod
+    def _way_out(flow: Flow, scope: Scope, loop: Frame, fetch, notes: list[Note]) -> list[Note]:
+        """``notes`` and the way out of the loop: the check of the fetched card, or the exit
+        that returns the fetched card (said on the fetch's own note)."""
+        exits = [
+            e for e in scope.exits
+            if e.kind in ("break", "return") and (loop, "body") in e.path and e.order >= fetch.order
+            and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
+        ]
+        for exit_ in exits:
+            guard = next(
+                (t for t, _ in flow.guards(exit_) if t.order > fetch.order and (loop, "body") in t.path), None
+            )
+            if guard is not None:
+                return [*notes, Note(guard.node, "the loop ends when this check passes; nothing bounds the attempts")]
+        if exits and any(c is fetch for c in exits[0].value.calls):  # `return await fetch()`
+            return [Note(notes[0].node, f"{notes[0].label}; the loop ends once it succeeds, nothing bounds the attempts"), *notes[1:]]
+        if exits:
+            return [*notes, Note(exits[0].node, "the loop ends here once the fetch succeeds; nothing bounds the attempts")]
+        return notes
 
     @staticmethod
     def _exits_on_success(scope: Scope, loop: Frame, fetch) -> bool:
