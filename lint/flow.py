@@ -555,7 +555,7 @@ class Flow:
         found: list[tuple[Test, bool]] = []
         for frame, branch in fact.path:
             if frame.kind in ("if", "while") and branch in ("body", "orelse"):
-                test = next((t for t in scope.tests if t.owner is frame.node), None)
+                test = frame.test
                 if test is not None:
                     found.append((test, branch == "body"))
         for guard in scope.guards:

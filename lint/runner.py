@@ -13,10 +13,10 @@ import io
 import os
 import tokenize
 import traceback
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import libcst as cst
 from libcst.metadata.position_provider import PositionProvidingCodegenState
@@ -25,7 +25,7 @@ from a2alint import apimodel
 from a2alint.config import Settings
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import apply_edits, parses, select_fixes
-from a2alint.model import build_model
+from a2alint.model import ModuleModel, build_model
 from a2alint.rule import Rule
 from a2alint.suppressions import SKIP_FILE, find_noqa
 
@@ -176,11 +176,13 @@ class Linter:
         noqa = find_noqa(text) if reports or UNUSED_NOQA in enabled else {}
         if not reports and not noqa:
             return [], errors
-        diagnostics = self._diagnostics(module, display, reports) if reports else []
+        diagnostics = self._diagnostics(model, text, display, reports) if reports else []
         return self._suppress(diagnostics, noqa, display, enabled), errors
 
-    def _diagnostics(self, module: cst.Module, display: str, reports: list) -> list[Diagnostic]:
-        positions = node_positions(module)
+    def _diagnostics(self, model: ModuleModel, text: str, display: str, reports: list) -> list[Diagnostic]:
+        module = model.module
+        wanted = [n for _, r in reports for n in r.places()]
+        positions = node_positions(model, text, wanted)
         seen = set()
         diagnostics = []
         for rule, report in reports:
@@ -278,22 +280,54 @@ class _PositionSink:
         self._computed: dict = {}
 
 
-def node_positions(module: cst.Module) -> dict:
-    """Every node's syntactic range, as libcst's ``PositionProvider`` computes it, without
-    ``MetadataWrapper``'s extra passes (a third of the cost). Only files with findings pay it."""
-    state = PositionProvidingCodegenState(
-        default_indent=module.default_indent, default_newline=module.default_newline, provider=_PositionSink()
-    )
-    module._codegen(state)
-    return state.provider._computed
+def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode]) -> dict:
+    """Syntactic ranges of the ``wanted`` nodes (and their neighbours), as libcst's
+    ``PositionProvider`` computes them, for only the top-level statements that hold them.
+
+    libcst knows positions only by generating code; a file's findings usually sit in a
+    few of its statements, so only those are generated, each starting at the line
+    CPython's parser (parsing only: nothing is run) gives for it."""
+    module = model.module
+    sink = _PositionSink()
+    tops = {model.top_of.get(id(node)) for node in wanted}
+    starts = _statement_lines(module, text) if None not in tops else None
+    pieces = [(module.body[i], starts[i]) for i in sorted(tops)] if starts is not None else [(module, 1)]
+    for node, line in pieces:
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=sink
+        )
+        state.line = line
+        node._codegen(state)
+    return sink._computed
+
+
+def _statement_lines(module: cst.Module, text: str) -> list[int] | None:
+    """The first line of each top-level statement's code (its leading blank and comment
+    lines included), or None when CPython cannot parse the file."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    lines, index = [], 0
+    for statement in module.body:
+        if index >= len(body):
+            return None
+        first = body[index]
+        line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+        lines.append(line - len(statement.leading_lines))
+        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return lines if index == len(body) else None
 
 
 def read_and_check(
-    linter: Linter, display: str, path: Path, settings: Settings, fix: str | None = None, cache=None
+    linter: Linter, display: str, path: Path, settings: Settings, fix: str | None = None, cache=None,
+    data: bytes | None = None,
 ) -> FileResult:
-    """Check the file at ``path``; an unreadable file is one ``AC000``."""
+    """Check the file at ``path`` (whose bytes may already be read); an unreadable file is one ``AC000``."""
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if data is None else data
     except OSError as error:
         result = FileResult(display)
         reason = error.strerror or type(error).__name__
@@ -344,20 +378,36 @@ def check_files(
     fix: str | None = None,
     cache=None,
     jobs: int = 0,
-) -> Iterator[FileResult]:
-    """Check ``files`` (display path, path, settings), yielding results in the same order.
+) -> list[FileResult]:
+    """Check ``files`` (display path, path, settings); results in the same order.
 
-    With more than one job and enough files, a process pool does the work; a pre-commit
-    run on a few files stays in this process."""
+    Files the prefilter rules out are settled here, on their bytes: in a large tree
+    that is most of them, and ruling one out costs less than shipping it to a worker.
+    The rest go to a process pool when there are enough of them and more than one job;
+    a pre-commit run on a few files stays in this process."""
+    results: list[FileResult | None] = [None] * len(files)
+    pending = []
+    for index, (display, path, settings) in enumerate(files):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None
+        if data is None or (linter.prefilter and not apimodel.may_matter(data, settings)):
+            results[index] = read_and_check(linter, display, path, settings, fix, cache, data)
+        else:
+            pending.append(index)
     jobs = jobs or available_cpus()
-    if jobs == 1 or len(files) < MIN_FILES_PER_POOL:
-        for display, path, settings in files:
-            yield read_and_check(linter, display, path, settings, fix, cache)
-        return
-    options = (linter.report_unused_noqa, linter.prefilter, linter.verbose)
-    chunk = max(1, len(files) // (jobs * 8))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=options) as pool:
-        yield from pool.map(_check_in_worker, [(d, p, s, fix, cache) for d, p, s in files], chunksize=chunk)
+    if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
+        for index in pending:
+            results[index] = read_and_check(linter, *files[index], fix, cache)
+    else:
+        options = (linter.report_unused_noqa, linter.prefilter, linter.verbose)
+        work = [(*files[index], fix, cache) for index in pending]
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=options) as pool:
+            chunk = max(1, len(work) // (jobs * 8))
+            for index, result in zip(pending, pool.map(_check_in_worker, work, chunksize=chunk)):
+                results[index] = result
+    return results  # type: ignore[return-value]
 
 
 def lint_source(

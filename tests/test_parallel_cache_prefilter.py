@@ -13,6 +13,7 @@ from test_rule_examples import RULES
 
 from a2alint.config import Settings
 from a2alint.rule import Invalid
+from a2alint import runner
 from a2alint.runner import MIN_FILES_PER_POOL, lint_source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,3 +79,18 @@ def test_concurrent_runs_share_the_cache_safely(many_files):
     assert [out for out, _ in outputs] == [cold] * 3
     assert all(err == "" for _, err in outputs)
     assert _run(many_files, "--jobs", "1").stdout == cold  # warm, from the shared cache
+
+
+def test_positions_of_the_statements_with_findings_equal_a_whole_module_pass(monkeypatch):
+    """Only statements that hold findings are generated for positions; the result must be
+    what generating the whole module gives (the fallback when CPython cannot parse)."""
+    texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples())
+    partial = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
+    monkeypatch.setattr(runner, "_statement_lines", lambda module, text: None)
+    whole = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
+    assert partial == whole
+    assert sum(len(p) for p in partial) > 100
+
+
+def _related(text):
+    return [tuple(d.related) for d in lint_source(text, preview=True).diagnostics]
