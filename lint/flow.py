@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import libcst as cst
 
@@ -172,6 +172,7 @@ class Flow:
         self.api = model.api
         self._cards: dict[object, set[str]] = {}
         self._callees: dict[int, Scope | None] = {}
+        self._chains: dict[tuple[int, str, int], list[Call]] = {}
         #: (class name or None, function name) -> the first such function of the module.
         self._functions: dict[tuple[str | None, str], Scope] = {}
         for scope in model.scopes:
@@ -352,49 +353,50 @@ class Flow:
         self._callees[id(call)] = found
         return found
 
-    def effective(self, call: Call, role: str, depth: int = HELPER_DEPTH) -> Call | None:
+    def effective(self, call: Call, role: str) -> Call | None:
         """The call that plays ``role`` when ``call`` runs: itself, or one inside a helper."""
-        if role in call.roles:
-            return call
-        if depth == 0:
-            return None
-        target = self.callee(call)
-        if target is None or target is call.scope:
-            return None
-        for inner in target.calls:
-            found = self.effective(inner, role, depth - 1)
-            if found is not None:
-                return found
-        return None
+        found = self.chain(call, role)
+        return found[-1] if found else None
 
     def chain(self, call: Call, role: str, depth: int = HELPER_DEPTH) -> list[Call]:
-        """The calls from ``call`` down to the one that plays ``role`` (what :meth:`effective`
-        finds): ``[call]`` when it plays it itself, ``[]`` when nothing does."""
+        """The calls from ``call`` down to the one that plays ``role``, through same-module
+        helpers: ``[call]`` when it plays it itself, ``[]`` when nothing does."""
+        key = (id(call), role, depth)
+        if key in self._chains:
+            return self._chains[key]
+        found: list[Call] = []
         if role in call.roles:
-            return [call]
-        if depth == 0:
-            return []
-        target = self.callee(call)
-        if target is None or target is call.scope:
-            return []
-        for inner in target.calls:
-            found = self.chain(inner, role, depth - 1)
+            found = [call]
+        elif depth > 0:
+            target = self.callee(call)
+            if target is not None and target is not call.scope:
+                for inner in target.calls:
+                    below = self.chain(inner, role, depth - 1)
+                    if below:
+                        found = [call, *below]
+                        break
+        self._chains[key] = found
+        return found
+
+    def playing(self, role: str) -> Iterator[tuple[Call, list[Call]]]:
+        """Every call of the module that plays ``role``, itself or through helpers, with its chain."""
+        for call in self.model.calls:
+            found = self.chain(call, role)
             if found:
-                return [call, *found]
-        return []
+                yield call, found
 
     @staticmethod
     def helper_notes(chain: list[Call], does: str) -> list[tuple[cst.CSTNode, str]]:
         """A note for each helper call site of ``chain``: ``calls load(), which fetches the card``."""
         return [(call.node, f"calls {call.callee}(), which {does}") for call in chain[:-1]]
 
-    def returns_from(self, scope: Scope, role: str, depth: int = HELPER_DEPTH) -> Call | None:
+    def returns_from(self, scope: Scope, role: str) -> Call | None:
         """A ``role`` call whose result ``scope`` returns (``return await resolver.get_agent_card()``)."""
         for exit_ in scope.exits:
             if exit_.kind != "return":
                 continue
             for call in scope.calls:
-                source = self.effective(call, role, depth)
+                source = self.effective(call, role)
                 if source is None:
                     continue
                 derived = self.derived(scope, calls=[call])

@@ -145,44 +145,41 @@ async def delegate(client, message, url):
 
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
-        for scope in model.scopes:
-            for call in scope.calls:
-                chain = flow.chain(call, "card-fetch")
-                if not chain:
-                    continue
-                anchor = flow.submission(call)
-                if anchor is None:
-                    continue
-                decision = self._decision(flow, scope, call)
-                if decision is None:
-                    continue
-                fetch = chain[-1]
-                node, label, returned_by = decision
-                notes = [*anchor.notes(), *flow.helper_notes(chain, "fetches the card")]
-                notes += [(c.node, f"gets the fetched card back from {c.callee}()") for c in returned_by]
-                notes.append((node, label))
-                capture = flow.contract_capture(anchor.scope or scope)
-                name = flow.bound_to(capture) if capture is not None else None
-                if name:
-                    lines = {"frozen": capture.node}
-                    fix = f"decide from the contract hash frozen at line {{line:frozen}} ({name})"
-                elif anchor.is_send:
-                    lines = {"send": anchor.node}
-                    fix = "freeze the card's contract before the send at line {line:send} and decide from that"
-                else:
-                    lines = {}
-                    fix = "decide from the contract frozen at send time"
-                self.report(
-                    fetch.node,
-                    "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
-                    suggestion=(
-                        f"{fix}, not from the re-fetched card (the task's own status reports failures); "
-                        "re-fetch only before submission, or only log the newer card"
-                    ),
-                    notes=[Note(n, text) for n, text in notes],
-                    lines=lines,
-                    flow=[*anchor.path(), *(c.node for c in returned_by), *(c.node for c in chain), node],
-                )
+        for call, chain in flow.playing("card-fetch"):
+            scope = call.scope
+            anchor = flow.submission(call)
+            if anchor is None:
+                continue
+            decision = self._decision(flow, scope, call)
+            if decision is None:
+                continue
+            fetch = chain[-1]
+            node, label, returned_by = decision
+            notes = [*anchor.notes(), *flow.helper_notes(chain, "fetches the card")]
+            notes += [(c.node, f"gets the fetched card back from {c.callee}()") for c in returned_by]
+            notes.append((node, label))
+            capture = flow.contract_capture(anchor.scope or scope)
+            name = flow.bound_to(capture) if capture is not None else None
+            if name:
+                lines = {"frozen": capture.node}
+                fix = f"decide from the contract hash frozen at line {{line:frozen}} ({name})"
+            elif anchor.is_send:
+                lines = {"send": anchor.node}
+                fix = "freeze the card's contract before the send at line {line:send} and decide from that"
+            else:
+                lines = {}
+                fix = "decide from the contract frozen at send time"
+            self.report(
+                fetch.node,
+                "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
+                suggestion=(
+                    f"{fix}, not from the re-fetched card (the task's own status reports failures); "
+                    "re-fetch only before submission, or only log the newer card"
+                ),
+                notes=[Note(n, text) for n, text in notes],
+                lines=lines,
+                flow=[*anchor.path(), *(c.node for c in returned_by), *(c.node for c in chain), node],
+            )
 
     def _decision(self, flow: Flow, scope: Scope, fetch: Call, returned_by: tuple[Call, ...] = ()):
         """Where the fetched card (or a value derived from it) decides something, and the

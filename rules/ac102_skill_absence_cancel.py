@@ -114,30 +114,27 @@ def check(base, card, task_id, skill):
 
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
-        for scope in model.scopes:
-            for call in scope.calls:
-                chain = flow.chain(call, "cancel")
-                if not chain:
-                    continue
-                for test, holds in flow.guards(call):
-                    if flow.absence(test.node, holds, scope):
-                        notes = [Note(test.node, _label(test, holds, call)), *_lookups(flow, test), *_helper_notes(flow, chain)]
-                        status = flow.status_call(scope)
-                        if status is not None:
-                            own = "the task's own status decide (get_task at line {line:status} reports failed, with its message)"
-                        else:
-                            own = "the task's own status decide (failed, with its message)"
-                        self.report(
-                            call.node,
-                            "task cancelled because a skill is missing from an Agent Card's skills",
-                            suggestion=(
-                                f"do not cancel on capability data: let {own}, "
-                                "and route by skills only before sending"
-                            ),
-                            notes=notes,
-                            lines={"status": status.node} if status is not None else None,
-                        )
-                        break
+        for call, chain in flow.playing("cancel"):
+            scope = call.scope
+            for test, holds in flow.guards(call):
+                if flow.absence(test.node, holds, scope):
+                    notes = [Note(test.node, _label(test, holds, call)), *_lookups(flow, test), *_helper_notes(flow, chain)]
+                    status = flow.status_call(scope)
+                    if status is not None:
+                        own = "the task's own status decide (get_task at line {line:status} reports failed, with its message)"
+                    else:
+                        own = "the task's own status decide (failed, with its message)"
+                    self.report(
+                        call.node,
+                        "task cancelled because a skill is missing from an Agent Card's skills",
+                        suggestion=(
+                            f"do not cancel on capability data: let {own}, "
+                            "and route by skills only before sending"
+                        ),
+                        notes=notes,
+                        lines={"status": status.node} if status is not None else None,
+                    )
+                    break
 
 
 def _label(test, holds: bool, cancel) -> str:
