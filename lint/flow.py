@@ -13,6 +13,7 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
+from a2alint.apimodel import METHOD_ROLES
 from a2alint.model import Bind, Call, Expr, Fact, Frame, ModuleModel, Scope, Test, dotted, prefixes
 
 _CARD_NAME = re.compile(r"(^|_)card$")
@@ -34,8 +35,6 @@ def bind_call(bind: Bind) -> Call | None:
 def implements_api(scope: Scope) -> bool:
     """A function that implements an A2A call itself (an SDK transport, a thin wrapper
     named ``send_message`` or ``_send_task``): its callers are the client code to judge."""
-    from a2alint.apimodel import METHOD_ROLES
-
     return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
 
 

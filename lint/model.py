@@ -152,7 +152,6 @@ class Call(Fact):
     method: str | None = None  # its last name
     receiver: str | None = None  # dotted key of what the method is called on
     args: Expr = field(default_factory=Expr)
-    awaited: bool = False
     end: int = 0
     #: Filled by the API model: what this call means (``send``, ``card-fetch``...).
     roles: set[str] = field(default_factory=set)
@@ -222,7 +221,6 @@ class Scope:
     qualname: str
     class_name: str | None
     parent: "Scope | None"
-    is_async: bool = False
     params: list[Param] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
     binds: list[Bind] = field(default_factory=list)
@@ -230,8 +228,6 @@ class Scope:
     guards: list[Guard] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
-    start: int = 0
-    end: int = 0
 
     @property
     def is_function(self) -> bool:
@@ -344,7 +340,6 @@ class ModelBuilder:
         self.tops = {id(statement): index for index, statement in enumerate(model.module.body)}
         self.top: int | None = None
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
-        self.awaited: set[int] = set()
         scope = Scope(model.module, "<module>", "<module>", None, None)
         model.scopes.append(scope)
         self.scopes.append(scope)
@@ -374,8 +369,6 @@ class ModelBuilder:
             frame = Frame(_CONTROL[kind], node, self.order, self.path())
             self.frames.append(frame)
             self.scope.frames.append(frame)
-        elif kind is cst.Await:
-            self.awaited.add(id(node.expression))
         elif kind is cst.Call:
             self._enter_call(node)
         elif kind in (cst.Name, cst.Attribute, cst.Subscript):
@@ -449,8 +442,6 @@ class ModelBuilder:
             prefix + node.name.value,
             class_name,
             parent,
-            is_async=node.asynchronous is not None,
-            start=self.order,
         )
         params = node.params
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
@@ -465,8 +456,7 @@ class ModelBuilder:
         self.collectors = []
 
     def _leave_function(self, node: cst.FunctionDef) -> None:
-        scope = self.scopes.pop()
-        scope.end = self.order
+        self.scopes.pop()
         frame = self.frames.pop()
         frame.end = self.order
         self.collectors = self.saved_collectors.pop()
@@ -511,7 +501,6 @@ class ModelBuilder:
             callee=callee,
             method=method,
             receiver=receiver,
-            awaited=id(node) in self.awaited,
         )
         self.scope.calls.append(call)
         if self.collectors:
