@@ -320,6 +320,14 @@ def _bound_type(api: ApiModel, scope: Scope, bind) -> str | None:
     return None
 
 
+#: QUALIFIED_ROLES compiled: one regular expression per role.
+_QUALIFIED_PATTERNS = {
+    role: re.compile("|".join(fnmatch.translate(p) for p in patterns))
+    for role, patterns in QUALIFIED_ROLES.items()
+    if patterns
+}
+
+
 def _configured_match(patterns: Iterable[str], *names: str | None) -> bool:
     return any(name and fnmatch.fnmatchcase(name, pattern) for pattern in patterns for name in names)
 
@@ -368,9 +376,7 @@ def roles_of(call: Call, api: ApiModel) -> set[str]:
     call.qualified = name
     roles: set[str] = set()
     if name:
-        for role, patterns in QUALIFIED_ROLES.items():
-            if _configured_match(patterns, name):
-                roles.add(role)
+        roles.update(role for role, pattern in _QUALIFIED_PATTERNS.items() if pattern.match(name))
         if _conditional_fetch(name, call, api):
             roles.add("card-fetch")
     raw_name = None

@@ -32,6 +32,12 @@ def snake(name: str) -> str:
 def string_value(node: cst.CSTNode) -> str | None:
     """The text of a string literal; f-string holes become ``{}``."""
     if isinstance(node, cst.SimpleString):
+        prefix = node.prefix.lower()
+        if "b" in prefix:
+            return None
+        inner = node.value[len(node.prefix) + len(node.quote) : -len(node.quote)]
+        if "\\" not in inner or "r" in prefix:
+            return inner  # no escapes: the text is the value (libcst would compile it)
         try:
             value = node.evaluated_value
         except Exception:  # malformed escapes: treat as no literal
