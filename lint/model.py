@@ -251,8 +251,9 @@ class ModuleModel:
     rpc_methods: set[str] = field(default_factory=set)
     #: Names of the classes this module defines.
     classes: set[str] = field(default_factory=set)
-    #: id(node) -> index in ``module.body`` of the top-level statement holding it.
-    top_of: dict[int, int] = field(default_factory=dict)
+    #: id(node) -> the innermost statement holding it; id(statement) -> the one holding that.
+    statement_of: dict[int, cst.CSTNode | None] = field(default_factory=dict)
+    parent_statement: dict[int, cst.CSTNode | None] = field(default_factory=dict)
     #: Filled by the API model.
     is_a2a: bool = False
     api: Any = None
@@ -299,6 +300,9 @@ _COLLECTED = {
     (cst.Raise, "exc"),
 }
 _TEST_KINDS = {cst.If: "if", cst.While: "while", cst.Assert: "assert", cst.IfExp: "ifexp", cst.CompIf: "comprehension"}
+_STATEMENTS = frozenset(
+    {cst.SimpleStatementLine, cst.If, cst.For, cst.While, cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.ClassDef, cst.Match}
+)
 _EXITS = {cst.Return: "return", cst.Raise: "raise", cst.Continue: "continue", cst.Break: "break"}
 
 
@@ -343,8 +347,7 @@ class ModelBuilder:
         self.classes: list[str] = []
         self.collectors: list[Expr] = []
         self.saved_collectors: list[list[Expr]] = []  # a nested def starts afresh
-        self.tops = {id(statement): index for index, statement in enumerate(model.module.body)}
-        self.top: int | None = None
+        self.statements: list[cst.CSTNode] = []
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
         scope = Scope(model.module, "<module>", "<module>", None, None)
         model.scopes.append(scope)
@@ -361,11 +364,11 @@ class ModelBuilder:
     # -- generic dispatch --
     def on_visit(self, node: cst.CSTNode) -> None:
         self.order += 1
-        top = self.tops.get(id(node))
-        if top is not None:
-            self.top = top
-        self.model.top_of[id(node)] = self.top
         kind = type(node)
+        if kind in _STATEMENTS:
+            self.model.parent_statement[id(node)] = self.statements[-1] if self.statements else None
+            self.statements.append(node)
+        self.model.statement_of[id(node)] = self.statements[-1] if self.statements else None
         if kind is cst.FunctionDef:
             self._enter_function(node)
         elif kind in _CONTROL:
@@ -388,6 +391,8 @@ class ModelBuilder:
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         kind = type(original_node)
+        if kind in _STATEMENTS:
+            self.statements.pop()
         if kind is cst.FunctionDef:
             self._leave_function(original_node)
         elif kind in _CONTROL:

@@ -282,43 +282,101 @@ class _PositionSink:
 
 def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode]) -> dict:
     """Syntactic ranges of the ``wanted`` nodes (and their neighbours), as libcst's
-    ``PositionProvider`` computes them, for only the top-level statements that hold them.
+    ``PositionProvider`` computes them, generating only the innermost statements that
+    hold them.
 
-    libcst knows positions only by generating code; a file's findings usually sit in a
-    few of its statements, so only those are generated, each starting at the line
-    CPython's parser (parsing only: nothing is run) gives for it."""
+    libcst knows positions only by generating code. A file's findings sit in a few of
+    its statements, so only those are generated, each from the line CPython's parser
+    (parsing only: nothing is run) gives it and with its block's indentation. Where a
+    statement cannot be placed (an ``elif``, a ``match`` case, a file CPython cannot
+    parse), the statement around it, or the whole module, is generated instead."""
     module = model.module
     sink = _PositionSink()
-    tops = {model.top_of.get(id(node)) for node in wanted}
-    starts = _statement_lines(module, text) if None not in tops else None
-    pieces = [(module.body[i], starts[i]) for i in sorted(tops)] if starts is not None else [(module, 1)]
-    for node, line in pieces:
+    starts = _statement_starts(module, text)
+    chosen: dict[int, cst.CSTNode] = {}
+    for node in wanted:
+        statement = model.statement_of.get(id(node))
+        while statement is not None and (starts is None or id(statement) not in starts):
+            statement = model.parent_statement.get(id(statement))
+        if statement is None:
+            chosen = {}
+            break
+        chosen[id(statement)] = statement
+    if not chosen:
+        pieces = [(module, 1, [])]
+    else:
+        pieces = [(s, *starts[id(s)]) for s in chosen.values() if not _inside_another(model, s, chosen)]
+    for node, line, indents in pieces:
         state = PositionProvidingCodegenState(
             default_indent=module.default_indent, default_newline=module.default_newline, provider=sink
         )
-        state.line = line
+        state.line, state.indent_tokens = line, list(indents)
         node._codegen(state)
     return sink._computed
 
 
-def _statement_lines(module: cst.Module, text: str) -> list[int] | None:
-    """The first line of each top-level statement's code (its leading blank and comment
-    lines included), or None when CPython cannot parse the file."""
+def _inside_another(model: ModuleModel, statement: cst.CSTNode, chosen: dict[int, cst.CSTNode]) -> bool:
+    parent = model.parent_statement.get(id(statement))
+    while parent is not None:
+        if id(parent) in chosen:
+            return True
+        parent = model.parent_statement.get(id(parent))
+    return False
+
+
+def _statement_starts(module: cst.Module, text: str) -> dict[int, tuple[int, list[str]]] | None:
+    """For each statement CPython's parser can place: the first line of its code (leading
+    blank and comment lines included) and the indentation of its block; None when
+    CPython cannot parse the file."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            body = ast.parse(text).body
+            tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    lines, index = [], 0
-    for statement in module.body:
-        if index >= len(body):
-            return None
-        first = body[index]
-        line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
-        lines.append(line - len(statement.leading_lines))
-        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-    return lines if index == len(body) else None
+    starts: dict[int, tuple[int, list[str]]] = {}
+
+    def pair(statements, nodes, indents: list[str]) -> bool:
+        index = 0
+        for statement in statements:
+            if index >= len(nodes):
+                return False
+            first = nodes[index]
+            decorators = getattr(statement, "decorators", ())
+            line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+            above = len(statement.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
+            starts[id(statement)] = (line - above, indents)
+            if isinstance(statement, cst.SimpleStatementLine):
+                index += len(statement.body)
+                continue
+            index += 1
+            for block, children in _blocks(statement, first):
+                if isinstance(block, cst.IndentedBlock):
+                    indent = block.indent if block.indent is not None else module.default_indent
+                    if not pair(block.body, children, [*indents, indent]):
+                        return False
+        return index == len(nodes)
+
+    return starts if pair(module.body, tree.body, []) else None
+
+
+def _blocks(statement: cst.CSTNode, node: ast.stmt) -> list[tuple[cst.BaseSuite, list[ast.stmt]]]:
+    """The blocks of a compound statement beside CPython's statements for them. An
+    ``elif`` is left out: libcst generates it only as part of the ``if`` before it."""
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef, cst.With)):
+        return [(statement.body, node.body)]
+    if isinstance(statement, (cst.For, cst.While)):
+        return [(statement.body, node.body)] + ([(statement.orelse.body, node.orelse)] if statement.orelse else [])
+    if isinstance(statement, cst.If):
+        orelse = statement.orelse
+        return [(statement.body, node.body)] + ([(orelse.body, node.orelse)] if isinstance(orelse, cst.Else) else [])
+    if isinstance(statement, (cst.Try, cst.TryStar)):
+        blocks = [(statement.body, node.body)]
+        blocks += [(handler.body, caught.body) for handler, caught in zip(statement.handlers, node.handlers)]
+        blocks += [(statement.orelse.body, node.orelse)] if statement.orelse else []
+        blocks += [(statement.finalbody.body, node.finalbody)] if statement.finalbody else []
+        return blocks
+    return []
 
 
 def read_and_check(

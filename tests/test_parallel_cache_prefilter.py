@@ -86,7 +86,7 @@ def test_positions_of_the_statements_with_findings_equal_a_whole_module_pass(mon
     what generating the whole module gives (the fallback when CPython cannot parse)."""
     texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples())
     partial = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
-    monkeypatch.setattr(runner, "_statement_lines", lambda module, text: None)
+    monkeypatch.setattr(runner, "_statement_starts", lambda module, text: None)
     whole = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
     assert partial == whole
     assert sum(len(p) for p in partial) > 100
