@@ -24,12 +24,14 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 from a2alint import apimodel
 from a2alint.config import Settings
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
-from a2alint.fixes import apply_edits, parses, select_fixes
+from a2alint.fixes import apply_edits, parses, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
+from a2alint.nesting import Nesting
 from a2alint.rule import Rule
 from a2alint.suppressions import SKIP_FILE, find_noqa
 
-MAX_BYTES = 20 * 1024 * 1024
+#: Larger files are one AC000: libcst needs 5 to 15 seconds and up to 1 GB of memory per MiB of Python.
+MAX_BYTES = 1024 * 1024
 MAX_FIX_PASSES = 10
 UNPARSABLE = "AC000"
 UNUSED_NOQA = "AC001"
@@ -91,8 +93,8 @@ class Linter:
         if b"\x00" in data:
             return self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
         if len(data) > MAX_BYTES:
-            size = len(data) / 1024 / 1024
-            return self._unparsable(result, enabled, 1, 1, f"file is too large to check ({size:.1f} MiB)")
+            limit = f"{MAX_BYTES // 1024 // 1024} MiB"
+            return self._unparsable(result, enabled, 1, 1, f"file is too large to check (more than {limit}); exclude generated files")
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
             text = data.decode(encoding)
@@ -103,9 +105,28 @@ class Linter:
             if UNUSED_NOQA in enabled and b"noqa" in data.lower():  # no finding here, so every a2alint noqa is unused
                 result.diagnostics = self._suppress([], find_noqa(text), display, enabled)
             return result
-        result.diagnostics, result.errors = self.lint_text(text, display, settings, enabled)
-        if fix and any(d.fix for d in result.diagnostics):
-            self._fix(result, settings, enabled, unsafe=fix == "unsafe")
+        nesting = Nesting.of(text)
+        if nesting.refusal:
+            return self._unparsable(result, enabled, *nesting.refusal)
+        return nesting.run(self._lint_and_fix, result, text, settings, enabled, fix)
+
+    def _lint_and_fix(self, result: FileResult, text: str, settings: Settings, enabled: frozenset[str], fix: str | None) -> FileResult:
+        """Lint (and fix) ``text``; a failure of the engine itself, outside any rule, is an
+        internal error for this file (or, from recursion, an ``AC000``), never a traceback."""
+        try:
+            result.diagnostics, result.errors = self.lint_text(text, result.display, settings, enabled)
+            if fix and any(d.fix for d in result.diagnostics):
+                self._fix(result, settings, enabled, unsafe=fix == "unsafe")
+        except Exception as error:
+            result.fixed, result.fixes_applied = None, 0  # all of the fixes or none of them
+            if isinstance(error, RecursionError):
+                result.diagnostics, result.errors = [], []
+                return self._unparsable(result, enabled, 1, 1, "nested too deeply to analyse")
+            detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
+            result.errors.append(
+                f"internal error on {result.display}: {detail}\n"
+                "  please report this as a bug, with the file if you can share it"
+            )
         return result
 
     def _unparsable(self, result: FileResult, enabled: frozenset[str], line: int, column: int, message: str) -> FileResult:
@@ -245,15 +266,30 @@ class Linter:
 def _syntax_error(text: str, error: cst.ParserSyntaxError) -> tuple[int, int, str]:
     """Where the syntax error is, and why. libcst's native parser reports the token after
     the one at fault (often the next line) and its tokenizer errors carry no position, so
-    CPython's parser (parsing only, nothing is run) locates it when it rejects the text too."""
+    CPython's parser (parsing only, nothing is run) locates it when it rejects the text too.
+    When CPython accepts it, the limit is libcst's, and the message says so."""
+    line, column, message = error.raw_line, error.raw_column + 1, f"syntax error: {error.message}"
     try:
-        compile(text, "<a2alint>", "exec", ast.PyCF_ONLY_AST)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings are the interpreter's business, not ours
+            compile(text, "<a2alint>", "exec", ast.PyCF_ONLY_AST)
     except SyntaxError as located:
         if located.lineno:
-            return located.lineno, max(located.offset or 1, 1), f"syntax error: {located.msg}"
+            line, column, message = located.lineno, located.offset or 1, f"syntax error: {located.msg}"
     except (ValueError, RecursionError, MemoryError):
         pass
-    return error.raw_line, error.raw_column + 1, f"syntax error: {error.message}"
+    else:
+        message = f"cannot parse: Python accepts this file but a2alint's parser does not ({error.message}); please report this as a bug"
+    return (*_inside(text, line, column), message)
+
+
+def _inside(text: str, line: int, column: int) -> tuple[int, int]:
+    """``line`` and ``column`` moved onto the nearest character of ``text`` (or just after
+    the end of its line): parsers report some errors past the end of the file."""
+    lines = split_lines(text) or [""]
+    line = min(max(line, 1), len(lines))
+    content = lines[line - 1].rstrip("\r\n")
+    return line, min(max(column, 1), len(content) + 1)
 
 
 def _undecodable(data: bytes, error: Exception) -> tuple[int, int, str]:
@@ -379,13 +415,20 @@ def _blocks(statement: cst.CSTNode, node: ast.stmt) -> list[tuple[cst.BaseSuite,
     return []
 
 
+def read_source(path: Path) -> bytes:
+    """The bytes of the file at ``path``, but no more than ``MAX_BYTES + 1`` of them:
+    enough to tell that a file is too large without reading a huge one into memory."""
+    with open(path, "rb") as stream:
+        return stream.read(MAX_BYTES + 1)
+
+
 def read_and_check(
     linter: Linter, display: str, path: Path, settings: Settings, fix: str | None = None, cache=None,
     data: bytes | None = None,
 ) -> FileResult:
     """Check the file at ``path`` (whose bytes may already be read); an unreadable file is one ``AC000``."""
     try:
-        data = path.read_bytes() if data is None else data
+        data = read_source(path) if data is None else data
     except OSError as error:
         result = FileResult(display)
         reason = error.strerror or type(error).__name__
@@ -447,7 +490,7 @@ def check_files(
     pending = []
     for index, (display, path, settings) in enumerate(files):
         try:
-            data = path.read_bytes()
+            data = read_source(path)
         except OSError:
             data = None
         if data is None or (linter.prefilter and not apimodel.may_matter(data, settings)):

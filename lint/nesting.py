@@ -1,0 +1,182 @@
+"""How deeply a file nests, measured before it is parsed, and room to parse it.
+
+libcst's native parser recurses once per level of an expression and takes time
+quadratic in the depth; past about 1,500 nested brackets it overflows the C stack
+and the whole process dies (a segfault, no traceback). Its Python-level helpers
+and ours recurse per level too. So before parsing, one cheap scan over the text
+(strings and comments skipped) estimates the depth of each statement:
+
+- more than 200 nested brackets is refused as CPython refuses it ("too many nested
+  parentheses": it is a syntax error in every Python version);
+- a statement nested deeper than ``MAX_DEPTH`` (chained operators, lambdas, ``not``,
+  calls, attributes...), more than ``MAX_STRINGS`` implicitly concatenated strings, or
+  deep statements whose analysis would together take too long, is refused as "nested
+  too deeply to check": past there, parsing and the model take seconds per statement,
+  growing with the square of the depth or faster (ordinary code stays below 300);
+- anything deeper than ``ROOMY`` is analysed on a thread with a large stack and a
+  raised recursion limit, so that no depth that passes the scan can crash the process.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Callable, TypeVar
+
+#: CPython's tokenizer refuses deeper bracket nesting (MAXLEVEL) in every version.
+MAX_BRACKETS = 200
+#: Deeper statements are not checked (1,000 levels of ``a.b.b...`` take 4 s to analyse).
+MAX_DEPTH = 1000
+#: More adjacent string literals than this are not checked (the model is quadratic in them).
+MAX_STRINGS = 1000
+#: Sum of the squared depths of the statements deeper than ``ROOMY`` (and of the squared
+#: lengths of long implicit concatenations, ``STRING_COST`` times): a bound on analysis
+#: time, of about a microsecond per unit.
+MAX_COST = 10_000_000
+STRING_COST = 5
+#: Deeper files are analysed on a thread with ``STACK_BYTES`` of stack.
+ROOMY = 100
+STACK_BYTES = 512 * 1024 * 1024
+#: Python frames allowed per level of nesting on that thread (libcst's code generator
+#: and the model's helpers take a few each).
+FRAMES_PER_LEVEL = 20
+
+_STRING = r"""(?<![\w])[rRbBuUfFtT]{0,3}(?:
+    '''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)
+  | \"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\"|\Z)
+  | '(?:[^'\\\r\n]|\\[\s\S])*(?:'|(?=[\r\n])|\Z)
+  | "(?:[^"\\\r\n]|\\[\s\S])*(?:"|(?=[\r\n])|\Z)
+)"""
+_TOKENS = re.compile(
+    rf"""(?=[#'"rRbBuUfFtT(\[{{)\]}},;\\\r\n0-9*/<>+\-%@&|^~.laoien])  # a cheap first look at each character
+    (?:
+      (?P<comment>\#[^\r\n]*)
+    | (?P<string>{_STRING})
+    | (?P<open>[(\[{{])
+    | (?P<close>[)\]}}])
+    | (?P<separator>[,;])
+    | (?P<continuation>\\(?:\r\n|\r|\n))
+    | (?P<newline>\r\n|\r|\n)
+    | (?P<number>(?<![\w])\d[\w.]*)
+    | (?P<operator>\*\*|//|<<|>>|[-+*/%@&|^~.]|\b(?:lambda|not|and|or|if|else|await)\b)
+    )""",
+    re.VERBOSE,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Nesting:
+    """The deepest statement of a file, and why it cannot be checked (if it cannot)."""
+
+    depth: int
+    #: ``(line, column, message)`` of an ``AC000``, or None when the file can be parsed.
+    refusal: tuple[int, int, str] | None = None
+
+    @classmethod
+    def of(cls, text: str) -> "Nesting":
+        """Estimate the nesting depth of each statement of ``text`` from its tokens: one
+        level per enclosing bracket and per operator, keyword, call or adjacent string of
+        an element (commas and semicolons end elements, newlines outside brackets end
+        statements). An upper bound of libcst's depth for ordinary code. One pass, with
+        local variables only: it runs on every file that is parsed."""
+        starts = [0]  # the depth at which each open bracket's elements start
+        counts: list[int] = []  # ``count`` of each enclosing bracket, while inside a nested one
+        count = 0  # levels since the last comma of the innermost bracket
+        statement = deepest = cost = strings = 0  # ``strings``: adjacent strings so far
+        for match in _TOKENS.finditer(text):
+            kind = match.lastgroup
+            if kind == "string":
+                strings += 1
+                if strings > 1:  # implicit concatenation nests one level per string
+                    count += 1
+                if strings > MAX_STRINGS:
+                    refusal = f"nested too deeply to check (more than {MAX_STRINGS} implicitly concatenated strings)"
+                    return cls(deepest, (*_position(text, match.start()), refusal))
+            elif kind == "comment" or kind == "continuation" or kind == "number" or (kind == "newline" and counts):
+                continue
+            else:
+                if strings > ROOMY:  # the model reads a concatenation once per string in it
+                    cost += STRING_COST * strings * strings
+                strings = 0
+                if kind == "operator":
+                    count += 1
+                elif kind == "open":
+                    counts.append(count)
+                    starts.append(starts[-1] + count + 1)
+                    count = 0
+                    if len(counts) > MAX_BRACKETS:
+                        refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+                        return cls(max(deepest, len(counts)), (*_position(text, match.start()), refusal))
+                elif kind == "close":
+                    if counts:
+                        count = counts.pop()
+                        starts.pop()
+                    count += 1  # what it closes may be called or subscripted again: f()()...
+                elif kind == "separator":
+                    count = 0
+                else:  # a newline that ends a statement
+                    cost += statement * statement if statement > ROOMY else 0
+                    statement = count = 0
+                    continue
+            here = starts[-1] + count
+            if here > statement:
+                statement = here
+                if here > deepest:
+                    deepest = here
+                    if here > MAX_DEPTH:
+                        refusal = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
+                        return cls(deepest, (*_position(text, match.start()), refusal))
+        cost += (STRING_COST * strings * strings if strings > ROOMY else 0) + (statement * statement if statement > ROOMY else 0)
+        if cost > MAX_COST:
+            return cls(deepest, (1, 1, "nested too deeply to check (too many deeply nested statements)"))
+        return cls(deepest)
+
+    def run(self, function: Callable[..., T], *args) -> T:
+        """``function(*args)``, on a thread with room for this depth when it is deep."""
+        if self.depth <= ROOMY or getattr(_ROOMY_THREAD, "active", False):
+            return function(*args)
+        with _ROOM:  # the recursion limit is the interpreter's: one deep file at a time
+            limit = sys.getrecursionlimit()
+            outcome: dict[str, object] = {}
+
+            def target() -> None:
+                _ROOMY_THREAD.active = True
+                try:
+                    outcome["value"] = function(*args)
+                except BaseException as error:  # handed to the caller's thread
+                    outcome["error"] = error
+
+            try:
+                previous = threading.stack_size(STACK_BYTES)
+            except (ValueError, RuntimeError):  # a platform that cannot: the default stack
+                previous = None
+            try:
+                thread = threading.Thread(target=target, name="a2alint-deep-file", daemon=True)
+                sys.setrecursionlimit(max(limit, 1000 + FRAMES_PER_LEVEL * self.depth))
+                thread.start()
+            finally:
+                if previous is not None:
+                    threading.stack_size(previous)
+            try:
+                thread.join()
+            finally:
+                sys.setrecursionlimit(limit)
+        if "error" in outcome:
+            raise outcome["error"]  # type: ignore[misc]
+        return outcome["value"]  # type: ignore[return-value]
+
+
+_ROOM = threading.Lock()
+_ROOMY_THREAD = threading.local()
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset``, counting lines as Python does."""
+    before = text[:offset]
+    line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    lines = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    return lines, offset - line_start + 1
