@@ -166,6 +166,8 @@ def _is_hashlib(call: Call) -> bool:
 
 
 class Flow:
+    """The flow analysis of one module, shared by every rule; answers are cached."""
+
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
         self.api = model.api
@@ -207,7 +209,7 @@ class Flow:
         env = self.api.env(scope)
         seeds = {key for key, kind in env.items() if kind in CARD_TYPES}
         seeds |= {p.name for p in scope.params if is_card_name(p.name)}
-        card_binds: dict[str, int] = {}
+        card_binds: set[str] = set()
         other_binds: set[str] = set()
         for bind in scope.binds:
             is_card = self._binds_card(bind)
@@ -215,11 +217,11 @@ class Flow:
                 if is_card_name(target):
                     seeds.add(target)
                 elif is_card:
-                    card_binds[target] = card_binds.get(target, 0) + 1
+                    card_binds.add(target)
                 else:
                     other_binds.add(target)
         # A name also bound to something else (`resp` reused for GET /tasks/{id}) is not a card.
-        seeds |= {target for target in card_binds if target not in other_binds}
+        seeds |= card_binds - other_binds
         for key in list(env):
             if is_card_name(key):
                 seeds.add(key)
