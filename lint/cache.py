@@ -29,7 +29,7 @@ class Cache:
     @staticmethod
     def key(data: bytes, display: str, fingerprint: str) -> str:
         digest = hashlib.sha256()
-        for part in (__version__.encode(), fingerprint.encode(), display.encode(), data):
+        for part in (__version__.encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), data):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
         return digest.hexdigest()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Callable
 
@@ -105,17 +106,21 @@ def check(
 
     results: list[FileResult] = []
     problems = []
+    located: dict[str, Path] = {}  # display path -> the file's real path
     try:
         if paths == ("-",):
             results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode))
             files = 1
         else:
             found, problems = discover(list(paths) or ["."], resolver, force_exclude)
+            located = dict(found)
             files = len(found)
             work = [(display, path, resolver.for_path(path)) for display, path in found]
             results.extend(check_files(linter, work, fix_mode, cache, jobs))
     except ConfigError as error:
         _fail(str(error))
+    except BrokenProcessPool:
+        _fail("a worker process died while checking (out of memory?); run with --jobs 1 to see on which file, and please report this as a bug")
 
     for problem in problems:
         click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)
@@ -127,7 +132,7 @@ def check(
 
     fixed_count = 0
     if fix_mode:
-        fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r))
+        fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r, located), located)
     diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
 
     try:
@@ -166,9 +171,9 @@ def _check_stdin(linter: Linter, resolver: SettingsResolver, stdin_filename: str
     return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
 
 
-def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult) -> list[Diagnostic]:
+def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult, located: dict[str, Path]) -> list[Diagnostic]:
     """The findings of a file as it was read, for a fix that could not be written."""
-    path = Path(result.display).resolve()
+    path = _real_path(result, located)
     return linter.check_bytes(result.data, result.display, path, resolver.for_path(path)).diagnostics
 
 
@@ -179,8 +184,14 @@ def _write_stdout(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
+def _real_path(result: FileResult, located: dict[str, Path]) -> Path:
+    """The file ``result`` is about (its display path may show a name that is not UTF-8 otherwise)."""
+    return located.get(result.display, Path(result.display)).resolve()
+
+
 def _apply(
-    results: list[FileResult], stdin: bool, diff: bool, unfixed: Callable[[FileResult], list[Diagnostic]]
+    results: list[FileResult], stdin: bool, diff: bool, unfixed: Callable[[FileResult], list[Diagnostic]],
+    located: dict[str, Path],
 ) -> int:
     """Write (or, with --diff, print) every fixed file; the number of findings fixed. A file
     that cannot be written keeps the findings it had (``unfixed``), so they still count."""
@@ -203,7 +214,7 @@ def _apply(
             _write_stdout(result.fixed.encode(result.encoding))
         else:
             try:
-                write_atomically(Path(result.display).resolve(), result.fixed, result.encoding, result.data)
+                write_atomically(_real_path(result, located), result.fixed, result.encoding, result.data)
             except (StaleFileError, OSError) as error:
                 reason = "changed on disk while checking" if isinstance(error, StaleFileError) else error.strerror
                 click.echo(f"a2alint: {result.display}: not fixed: {reason}", err=True)

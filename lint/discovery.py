@@ -93,33 +93,60 @@ def discover(
         key = path.resolve()
         if key not in seen:
             seen.add(key)
-            found.append((display, path))
+            found.append((printable(display), path))
 
+    # Symbolic links met while walking are followed only to places inside these.
+    roots = [(resolver.cwd / given).resolve() for given in paths if (resolver.cwd / given).is_dir()]
     for given in paths:
         path = Path(given)
         absolute = path if path.is_absolute() else resolver.cwd / path
         if not (absolute.exists() or absolute.is_symlink()):
             problems.append(Problem(given, "no such file or directory", fatal=True))
             continue
+        if not absolute.exists():
+            problems.append(Problem(given, "broken symbolic link"))
+            continue
+        if not (absolute.is_dir() or absolute.is_file()):  # reading a pipe or a device never ends
+            problems.append(Problem(given, "not a regular file"))
+            continue
         if force_exclude:
             settings = resolver.for_path(absolute)
             if settings.is_excluded_with_parents(absolute) or _gitignored(absolute, settings, ignores):
                 continue
         if absolute.is_dir():
-            for display, file in _walk(given, absolute, resolver, ignores, problems):
+            for display, file in _walk(given, absolute, resolver, ignores, problems, roots):
                 add(display, file)
         else:
             add(given, absolute)
     return found, problems
 
 
+def printable(display: str) -> str:
+    """``display`` with the bytes of a file name that is not UTF-8 shown as ``\\xe9``: every
+    report, the cache and the baseline can then be written (the file itself is still read
+    and written by its real name)."""
+    return display.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _gitignored(path: Path, settings: Settings, ignores: _Ignores) -> bool:
     return settings.respect_gitignore and ignores.ignored(path.resolve(), path.is_dir())
 
 
+def _inside(path: Path, roots: list[Path]) -> bool:
+    """Whether ``path``, its links resolved, is one of ``roots`` or inside one."""
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):  # a loop
+        return False
+    return any(target == root or root in target.parents for root in roots)
+
+
 def _walk(
-    display_root: str, root: Path, resolver: SettingsResolver, ignores: _Ignores, problems: list[Problem]
+    display_root: str, root: Path, resolver: SettingsResolver, ignores: _Ignores, problems: list[Problem],
+    roots: list[Path],
 ) -> Iterator[tuple[str, Path]]:
+    """The wanted files under ``root``. Symbolic links are followed only when they lead
+    inside ``roots`` (the folders given): a check never reads outside the paths it was given."""
     stack = [(display_root, root)]
     visited: set[tuple[int, int]] = set()
     while stack:
@@ -141,15 +168,17 @@ def _walk(
             try:
                 is_dir = entry.is_dir()
                 is_file = entry.is_file()
-            except OSError:
-                continue
+            except OSError:  # a symbolic link that leads to itself
+                is_dir = is_file = False
             if settings.is_excluded(path) or (settings.respect_gitignore and ignores.ignored(path, is_dir)):
+                continue
+            if (is_dir or is_file) and entry.is_symlink() and not _inside(path, roots):
                 continue
             if is_dir:
                 if not _is_virtualenv(path):
                     subdirs.append((display, path))
             elif is_file and _wanted(entry.name, settings):
                 yield display, path
-            elif entry.is_symlink() and not path.exists() and _wanted(entry.name, settings):
+            elif entry.is_symlink() and not os.path.exists(path) and _wanted(entry.name, settings):
                 problems.append(Problem(display, "broken symbolic link"))
         stack.extend(reversed(subdirs))

@@ -40,7 +40,7 @@ def _comments(source: str) -> list[tuple[int, int, str]]:
     try:
         return [
             (tok.start[0], tok.start[1], tok.string)
-            for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            for tok in tokenize.generate_tokens(io.StringIO(source, newline="").readline)  # lines end at \r too
             if tok.type == tokenize.COMMENT
         ]
     except (tokenize.TokenError, SyntaxError, ValueError):
