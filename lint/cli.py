@@ -12,13 +12,15 @@ from typing import Callable
 import click
 
 from a2alint import __version__, reporters
+from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
 from a2alint.cache import Cache, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover
-from a2alint.fixes import StaleFileError, split_lines, write_atomically
+from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
-from a2alint.runner import FileResult, Linter, check_files
+from a2alint.runner import FileResult, Linter, check_files, read_source
+from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
 
 def _codes(values: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -57,6 +59,9 @@ def main() -> None:
 @click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
 @click.option("--extend-exclude", multiple=True, help="More glob patterns to exclude.")
 @click.option("--report-unused-noqa", is_flag=True, help="Report '# noqa' codes that suppressed nothing (AC001).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), help="Hide the findings recorded in this baseline file; new ones still count.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False), help="Record every current finding in this baseline file, and exit 0.")
+@click.option("--add-noqa", "add_noqa_comments", is_flag=True, help="Add '# noqa: CODE' comments for every current finding.")
 @click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
     paths: tuple[str, ...],
@@ -80,6 +85,9 @@ def check(
     force_exclude: bool,
     extend_exclude: tuple[str, ...],
     report_unused_noqa: bool,
+    baseline_file: str | None,
+    write_baseline_file: str | None,
+    add_noqa_comments: bool,
     verbose: bool,
 ) -> None:
     """Check PATHS (files or directories; default '.'; '-' reads stdin)."""
@@ -103,6 +111,14 @@ def check(
     cache = None if no_cache or fix_mode else Cache(cwd)
     if stdin_filename and not paths:
         paths = ("-",)  # like ruff: naming the stdin source implies reading it
+    if (add_noqa_comments or write_baseline_file) and fix_mode:
+        raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
+    if add_noqa_comments and (write_baseline_file or paths == ("-",)):
+        raise click.UsageError("--add-noqa writes the files it checks: not with --write-baseline or stdin")
+    try:
+        known = Baseline.load(Path(baseline_file)) if baseline_file else None
+    except BaselineError as error:
+        _fail(str(error))
 
     results: list[FileResult] = []
     problems = []
@@ -130,10 +146,25 @@ def check(
     for error in errors:
         click.echo(f"a2alint: {error}", err=True)
 
+    failed = bool(errors) or any(p.fatal for p in problems)
+    if add_noqa_comments:
+        left = _add_noqa(linter, resolver, results, located)
+        sys.exit(2 if failed else 1 if left and not exit_zero else 0)
     fixed_count = 0
     if fix_mode:
         fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r, located), located)
     diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
+    if write_baseline_file:
+        try:
+            count = write_baseline(Path(write_baseline_file), diagnostics, lines_reader(results, located), cwd)
+        except OSError as error:
+            _fail(f"{write_baseline_file}: cannot write the baseline: {error.strerror}")
+        click.echo(f"Recorded {count} finding{'' if count == 1 else 's'} in {write_baseline_file}.")
+        sys.exit(2 if failed else 0)
+    if known is not None:
+        diagnostics, hidden = known.hide(diagnostics, lines_reader(results, located), cwd)
+        if hidden and not quiet:
+            click.echo(f"a2alint: {hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {baseline_file}", err=True)
 
     try:
         if output_file:
@@ -222,6 +253,54 @@ def _apply(
                 continue
         fixed += result.fixes_applied
     return fixed
+
+
+def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResult], located: dict[str, Path]) -> int:
+    """Add a ``# noqa: CODE`` for every finding of every file, as a fix is written (checked
+    on the file as it is now, verified to parse, written atomically unless the file changed
+    meanwhile); the number of findings left without one."""
+    added = files = left = 0
+    for result in results:
+        if all(d.code in NOT_SUPPRESSIBLE for d in result.diagnostics):
+            left += len(result.diagnostics)
+            continue
+        path = _real_path(result, located)
+        try:
+            data = read_source(path)
+        except OSError as error:
+            click.echo(f"a2alint: {result.display}: no noqa added: {error.strerror}", err=True)
+            left += len(result.diagnostics)
+            continue
+        fresh = linter.check_bytes(data, result.display, path, resolver.for_path(path))
+        wanted: dict[int, set[str]] = {}
+        for diagnostic in fresh.diagnostics:
+            if diagnostic.code in NOT_SUPPRESSIBLE:
+                left += 1
+            else:
+                wanted.setdefault(diagnostic.line, set()).add(diagnostic.code)
+        if not wanted or fresh.original is None:
+            continue
+        text, count, skipped = add_noqa(fresh.original, wanted)
+        for line, why in skipped:
+            click.echo(f"a2alint: {result.display}:{line}: no noqa added: {why}", err=True)
+            left += len(wanted[line])
+        if not count:
+            continue
+        reason = None if parses(text) else "the comments would stop it parsing"
+        if reason is None:
+            try:
+                write_atomically(path, text, fresh.encoding, data)
+            except StaleFileError:
+                reason = "changed on disk while checking"
+            except OSError as error:
+                reason = error.strerror or str(error)
+        if reason:
+            click.echo(f"a2alint: {result.display}: no noqa added: {reason}", err=True)
+            left += count
+            continue
+        added, files = added + count, files + 1
+    click.echo(f"Added {added} noqa code{'' if added == 1 else 's'} to {files} file{'' if files == 1 else 's'}.")
+    return left
 
 
 @main.command()

@@ -71,3 +71,65 @@ def find_noqa(source: str) -> dict[int, Noqa]:
             ours=bool(match.group("ours")),
         )
     return found
+
+
+#: Codes a ``# noqa`` cannot suppress (a file that cannot be read; a noqa itself).
+NOT_SUPPRESSIBLE = frozenset({"AC000", "AC001"})
+
+
+def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[str, int, list[tuple[int, str]]]:
+    """``source`` with ``# noqa: CODE`` at the end of each line of ``codes_by_line`` (an
+    existing ``# noqa: ...`` there is extended); how many codes were added, and the lines
+    left alone with why. Only comments are added: no other byte changes."""
+    lines = split_lines(source)
+    try:
+        open_ends = _open_line_ends(source, lines)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        why = "this Python's tokenizer cannot read the file, so comments cannot be placed safely"
+        return source, 0, [(line, why) for line in sorted(codes_by_line)]
+    existing = find_noqa(source)
+    added = 0
+    skipped = []
+    for number, wanted in sorted(codes_by_line.items()):
+        noqa = existing.get(number)
+        if not 1 <= number <= len(lines) or (noqa is not None and noqa.codes is None):
+            continue
+        new = wanted - (noqa.codes if noqa else frozenset())
+        codes = ", ".join(sorted(new))
+        if not new:
+            continue
+        line = lines[number - 1]
+        if noqa is not None:  # extend it, after its last code
+            at = noqa.end_column - 1
+            lines[number - 1] = f"{line[:at]}, {codes}{line[at:]}"
+        elif number in open_ends:
+            skipped.append((number, "the line ends inside a string or continues on the next one; add the comment by hand"))
+            continue
+        else:
+            body = line.rstrip("\r\n")
+            lines[number - 1] = body.rstrip(" \t") + f"  # noqa: {codes}" + line[len(body):]
+        added += len(new)
+    return "".join(lines), added, skipped
+
+
+def _open_line_ends(source: str, lines: list[str]) -> set[int]:
+    """The lines whose end is inside a string (or an f-string) or continued by a backslash:
+    a comment cannot go there."""
+    inside: set[int] = set()
+    commented: set[int] = set()
+    opened: list[int] = []  # first lines of the f-strings (and t-strings) not closed yet
+    starts = {getattr(tokenize, name) for name in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, name)}
+    ends = {getattr(tokenize, name) for name in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, name)}
+    for tok in tokenize.generate_tokens(io.StringIO(source, newline="").readline):
+        if tok.type == tokenize.COMMENT:
+            commented.add(tok.start[0])
+        elif tok.type in starts:
+            opened.append(tok.start[0])
+        elif tok.type in ends and opened:
+            inside.update(range(opened.pop(), tok.end[0]))
+        elif tok.start[0] < tok.end[0] and tok.type not in (tokenize.NEWLINE, tokenize.NL):
+            inside.update(range(tok.start[0], tok.end[0]))  # a string over several lines
+    for number, line in enumerate(lines, start=1):
+        if line.rstrip("\r\n").endswith("\\") and number not in commented:
+            inside.add(number)  # joined to the next line by a backslash
+    return inside

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 import a2alint.cli as cli_module
 from a2alint.cli import main
+from a2alint.fixes import write_atomically
 from a2alint.registry import load_rules
 from a2alint.rule import Replace, Rule
 
@@ -110,6 +111,23 @@ def run_installed(*args: str, cwd: Path, input: bytes | None = None, env: dict |
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
     done = subprocess.run(command, cwd=cwd, input=input, env=environment, timeout=120, **streams)
     return Run(done.returncode, (done.stdout or b"").decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
+
+
+@pytest.fixture
+def edited_meanwhile(monkeypatch: pytest.MonkeyPatch):
+    """``edited_meanwhile(text)``: each file the command writes is changed to ``text`` just
+    before it is written, as by an editor saving while a2alint runs."""
+
+    def arm(text: str) -> None:
+        real = write_atomically
+
+        def edit_first(target, new_text, encoding, expected):
+            target.write_text(text)
+            return real(target, new_text, encoding, expected)
+
+        monkeypatch.setattr(cli_module, "write_atomically", edit_first)
+
+    return arm
 
 
 # --- a test-only plug-in rule --------------------------------------------------------------

@@ -88,15 +88,9 @@ def test_failed_write_leaves_the_original_intact(project, check, monkeypatch):
     assert run.exit_code == 1
 
 
-def test_file_changed_on_disk_while_checking_is_not_overwritten(project, check, monkeypatch):
+def test_file_changed_on_disk_while_checking_is_not_overwritten(project, check, edited_meanwhile):
     path = write(project / "bad.py")
-    real = a2alint.fixes.write_atomically
-
-    def edit_first(target, text, encoding, expected):
-        target.write_text(FIXABLE + "# edited meanwhile\n")
-        return real(target, text, encoding, expected)
-
-    monkeypatch.setattr("a2alint.cli.write_atomically", edit_first)
+    edited_meanwhile(FIXABLE + "# edited meanwhile\n")
     run = check("--fix", "bad.py")
     assert path.read_text() == FIXABLE + "# edited meanwhile\n"
     assert "bad.py: not fixed: changed on disk while checking" in run.stderr
