@@ -7,8 +7,13 @@ import stat
 
 import pytest
 
+import libcst as cst
+
+import a2alint.cli as cli_module
 import a2alint.fixes
-from conftest import FIXABLE, FIXED, UNFIXABLE, write
+from a2alint.registry import load_rules
+from a2alint.rule import Replace
+from conftest import FIXABLE, FIXED, UNFIXABLE, PrintIsPreview, write
 
 LATIN1 = "# -*- coding: latin-1 -*-\n" + FIXABLE + "OWNER = 'Zoë Müller'\n"
 
@@ -186,3 +191,48 @@ def test_fix_ignores_its_cache_and_rewrites_after_a_cached_run(project, check):
     check("--fix", "bad.py")
     assert path.read_text() == FIXED
     assert os.listdir(project / ".a2alint_cache")
+
+
+# --- overlapping fixes and line endings ------------------------------------------------------
+
+
+class WrapsCalls(PrintIsPreview):
+    """Replaces every whole ``print(...)`` call (a safe fix): nested calls overlap."""
+
+    code = "AC993"
+    name = "wraps-calls"
+
+    def check(self, model) -> None:
+        rule = self
+
+        class Visitor(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value == "print":
+                    rule.report(node, "print called", fix=Replace(node, node.with_changes(func=cst.Name("log")), "safe"))
+
+        model.module.visit(Visitor())
+
+
+def test_overlapping_fixes_are_applied_in_passes_until_nothing_is_left(project, check, monkeypatch):
+    registry = {**load_rules(), WrapsCalls.code: WrapsCalls}
+    monkeypatch.setattr(cli_module, "load_rules", lambda: registry)
+    path = write(project / "p.py", "import a2a\nprint(print(print(1)))\n")
+    run = check("--select", "AC993", "--fix", "p.py")
+    assert path.read_text() == "import a2a\nlog(log(log(1)))\n"
+    assert (run.exit_code, run.stdout.splitlines()[0]) == (0, "Fixed 3 findings.")
+
+
+def test_fix_passes_are_bounded(project, check, monkeypatch):
+    registry = {**load_rules(), WrapsCalls.code: WrapsCalls}
+    monkeypatch.setattr(cli_module, "load_rules", lambda: registry)
+    monkeypatch.setattr("a2alint.runner.MAX_FIX_PASSES", 2)
+    path = write(project / "p.py", "import a2a\nprint(print(print(1)))\n")
+    run = check("--select", "AC993", "--fix", "p.py")
+    assert path.read_text() == "import a2a\nlog(log(print(1)))\n"  # two whole passes, and the rest reported
+    assert run.exit_code == 1 and "p.py:2:9: AC993" in run.stdout
+
+
+def test_fix_keeps_cr_line_endings(project, check):
+    path = write(project / "bad.py", FIXABLE.replace("\n", "\r").encode())
+    assert check("--fix", "bad.py").exit_code == 0
+    assert path.read_bytes() == FIXED.replace("\n", "\r").encode()
