@@ -62,6 +62,7 @@ CASES = {
     "deep_lists.py": ((A2A + "x = " + "[" * 1000 + "]" * 1000 + "\n").encode(), "too many nested parentheses"),
     "deep_sum.py": ((UNFIXABLE + "x = " + " + ".join(["a"] * 1000) + "\n").encode(), FINDING),
     "deep_sum_over_the_limit.py": ((A2A + "x = " + " + ".join(["a"] * 1200) + "\n").encode(), "nested too deeply"),
+    "deep_lambdas.py": ((A2A + "x = " + "lambda: " * 5000 + "1\n").encode(), "nested too deeply"),  # was a segfault
     "many_strings.py": ((UNFIXABLE + "x = (" + "\n".join(["'line'"] * 900) + ")\n").encode(), FINDING),
     "with space.py": (UNFIXABLE.encode(), FINDING),
     "ünïcødé_名前.py": (UNFIXABLE.encode(), FINDING),
