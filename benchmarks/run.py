@@ -135,7 +135,13 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="a2alint-bench-"))
     try:
         # 1. The standard library.
-        stdlib = Path(sysconfig.get_paths()["stdlib"])
+        # A copy: the interpreter may live in a git work tree that ignores it (pyenv does),
+        # and every tool must see the same files.
+        stdlib = work / "stdlib"
+        for source in python_files(Path(sysconfig.get_paths()["stdlib"])):
+            target = stdlib / source.relative_to(sysconfig.get_paths()["stdlib"])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
         files = python_files(stdlib)
         exclude = ",".join(sorted(EXCLUDED_DIRS))
         check = [a2alint, "check", "--isolated", "--exit-zero", "-q", "--extend-exclude", exclude, str(stdlib)]

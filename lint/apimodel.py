@@ -224,18 +224,25 @@ def prefilter_tokens(api: dict[str, tuple[str, ...]]) -> tuple[bytes, ...]:
     return tuple(sorted(tokens))
 
 
-_TOKENS_CACHE: dict[tuple, re.Pattern[bytes]] = {}
+_TOKENS_BY_API: dict[tuple, tuple[bytes, ...]] = {}
+#: The last answer: a file's bytes are asked about by the pool's dispatcher, the cache and
+#: the checker in turn, and a large tree is mostly files that cannot matter.
+_last: tuple[bytes, object, bool] | None = None
 
 
 def may_matter(data: bytes, settings: object) -> bool:
     """Whether ``data`` can yield a finding: decided on bytes, before parsing."""
+    global _last
+    if _last is not None and _last[0] is data and _last[1] is settings:
+        return _last[2]
     api = getattr(settings, "api", {}) or {}
     key = tuple(sorted((k, tuple(v)) for k, v in api.items()))
-    pattern = _TOKENS_CACHE.get(key)
-    if pattern is None:
-        pattern = re.compile(b"|".join(re.escape(t) for t in prefilter_tokens(api)))
-        _TOKENS_CACHE[key] = pattern
-    return pattern.search(data) is not None
+    tokens = _TOKENS_BY_API.get(key)
+    if tokens is None:
+        tokens = _TOKENS_BY_API[key] = prefilter_tokens(api)
+    answer = any(token in data for token in tokens)  # a substring search per token beats one regex
+    _last = (data, settings, answer)
+    return answer
 
 
 # --- resolution -------------------------------------------------------------------------

@@ -88,7 +88,7 @@ class Linter:
         """Lint ``data`` (the bytes of ``path``); ``fix`` is ``None``, ``"safe"`` or ``"unsafe"``."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
-        if SKIP_FILE.search(data):
+        if b"a2alint" in data and SKIP_FILE.search(data):  # the regex is slow; the word is rare
             return result
         if b"\x00" in data:
             return self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
