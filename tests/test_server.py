@@ -28,26 +28,20 @@ from a2alint.registry import load_rules  # noqa: E402
 from a2alint.reporters import rule_url  # noqa: E402
 from a2alint.rule import Invalid  # noqa: E402
 from a2alint.runner import lint_source  # noqa: E402
+from conftest import FIXABLE, FIXABLE_AT  # noqa: E402
+from conftest import FIXED as FIXED_SOURCE  # noqa: E402
 
 TIMEOUT = 15.0
 DEBOUNCE = 0.05
 SERVER = [sys.executable, "-m", "a2alint", "server"]
 
-#: One AC107 finding with a safe fix (adds ``sort_keys=True``).
-FINDING = textwrap.dedent(
-    """\
-    import hashlib, json
-    from a2a.client import A2ACardResolver
-
-    async def digest(resolver):
-        card = await resolver.get_agent_card()
-        contract = {"protocolVersion": card.protocol_version}
-        return hashlib.sha256(json.dumps(contract).encode()).hexdigest()
-    """
-)
-FIXED = FINDING.replace("json.dumps(contract)", "json.dumps(contract, sort_keys=True)")
-#: The finding's LSP range: line 7, ``json.dumps(contract)`` (0-based line, UTF-16 columns).
-FINDING_RANGE = {"start": {"line": 6, "character": 26}, "end": {"line": 6, "character": 46}}
+#: The engine tests' AC107 document (a safe fix adds ``sort_keys=True``), in LSP terms.
+FINDING, FIXED = FIXABLE, FIXED_SOURCE
+LINE = FIXABLE_AT[0] - 1  # 0-based
+FINDING_RANGE = {
+    "start": {"line": LINE, "character": FIXABLE_AT[1] - 1},
+    "end": {"line": LINE, "character": FIXABLE_AT[1] - 1 + len("json.dumps(contract)")},
+}
 ONLY_AC107 = {"select": ["AC107"]}
 
 
@@ -291,9 +285,9 @@ def test_open_publishes_the_finding_of_the_unsaved_buffer(client: LspClient, doc
 def test_editing_the_buffer_to_fix_it_clears_the_diagnostics(client: LspClient, document: Path):
     client.open(document, FINDING)
     since = client.mark()
-    line = FINDING.splitlines()[6]
+    line = FINDING.splitlines()[LINE]
     at = line.index("json.dumps(contract)") + len("json.dumps(contract")
-    change = {"range": {"start": {"line": 6, "character": at}, "end": {"line": 6, "character": at}}, "text": ", sort_keys=True"}
+    change = {"range": {"start": {"line": LINE, "character": at}, "end": {"line": LINE, "character": at}}, "text": ", sort_keys=True"}
     client.notify("textDocument/didChange", {"textDocument": {"uri": document.as_uri(), "version": 2}, "contentChanges": [change]})
     assert client.diagnostics(document, 2, since)["diagnostics"] == []
     assert client.change(document, 3, FINDING)["diagnostics"][0]["code"] == "AC107"  # and back
@@ -336,7 +330,7 @@ def test_suppress_action_adds_a_noqa_comment(client: LspClient, document: Path):
     actions = code_actions(client, document, diagnostic["range"], only=["quickfix"])
     [suppress] = [a for a in actions if a["title"] == "a2alint (AC107): Suppress AC107 on this line"]
     suppressed = apply(FINDING, document_edits(suppress, document.as_uri()))
-    assert suppressed.splitlines()[6] == FINDING.splitlines()[6] + "  # noqa: AC107"
+    assert suppressed.splitlines()[LINE] == FINDING.splitlines()[LINE] + "  # noqa: AC107"
     assert client.change(document, 2, suppressed)["diagnostics"] == []
 
 
@@ -346,7 +340,7 @@ def test_suppress_action_extends_an_existing_noqa(client: LspClient, document: P
     actions = code_actions(client, document, diagnostic["range"], only=["quickfix"])
     [suppress] = [a for a in actions if a["title"].endswith("Suppress AC107 on this line")]
     suppressed = apply(text, document_edits(suppress, document.as_uri()))
-    assert suppressed.splitlines()[6].endswith(".hexdigest()  # noqa: E501, AC107")
+    assert suppressed.splitlines()[LINE].endswith(".hexdigest()  # noqa: E501, AC107")
     assert client.change(document, 2, suppressed)["diagnostics"] == []
 
 
@@ -366,7 +360,7 @@ def test_fix_all_returns_one_whole_document_edit(client: LspClient, document: Pa
 
 def test_hover_shows_the_rule_documentation(client: LspClient, document: Path):
     client.open(document, FINDING)
-    params = {"textDocument": {"uri": document.as_uri()}, "position": {"line": 6, "character": 30}}
+    params = {"textDocument": {"uri": document.as_uri()}, "position": {"line": LINE, "character": 30}}
     hover = client.request("textDocument/hover", params)
     assert hover["contents"]["kind"] == "markdown"
     assert load_rules()["AC107"].documentation() in hover["contents"]["value"]
@@ -379,9 +373,9 @@ def test_positions_count_utf16_code_units(client: LspClient, document: Path):
     text = FINDING.replace("    return hashlib", '    return "\U0001f680" and hashlib')
     [diagnostic] = client.open(document, text)["diagnostics"]
     # '"🚀" and ' is 8 code points but 9 UTF-16 units: the rocket takes two.
-    assert diagnostic["range"]["start"] == {"line": 6, "character": 26 + 9}
+    assert diagnostic["range"]["start"] == {"line": LINE, "character": FIXABLE_AT[1] - 1 + 9}
     [fix] = [a for a in code_actions(client, document, diagnostic["range"]) if a.get("isPreferred")]
-    assert "sort_keys=True" in apply(text, document_edits(fix, document.as_uri())).splitlines()[6]
+    assert "sort_keys=True" in apply(text, document_edits(fix, document.as_uri())).splitlines()[LINE]
 
 
 def test_a_syntax_error_is_one_ac000_and_the_server_keeps_answering(client: LspClient, document: Path):
@@ -390,7 +384,7 @@ def test_a_syntax_error_is_one_ac000_and_the_server_keeps_answering(client: LspC
     try:
         [diagnostic] = client.open(document, broken)["diagnostics"]
         assert diagnostic["code"] == "AC000"
-        assert diagnostic["range"]["start"]["line"] == 3
+        assert diagnostic["range"]["start"]["line"] == FINDING.splitlines().index("async def digest(resolver):")
         params = {"textDocument": {"uri": document.as_uri()}, "position": diagnostic["range"]["start"]}
         assert "AC000" in client.request("textDocument/hover", params)["contents"]["value"]
         assert client.change(document, 2, FINDING)["diagnostics"][0]["code"] == "AC107"
