@@ -160,6 +160,18 @@ def field_of(key: str) -> str:
     return key.rsplit(".", 1)[-1]
 
 
+#: ``TaskUpdater`` methods that move a task's state (all a2a-sdk versions), and the failing ones.
+TASK_TRANSITIONS = frozenset(
+    {"update_status", "complete", "failed", "reject", "submit", "start_work", "cancel", "requires_input", "requires_auth"}
+)
+FAILING_TRANSITIONS = frozenset({"failed", "reject", "cancel"})
+
+
+def updater_transition(call: Call, methods: frozenset[str] = TASK_TRANSITIONS) -> bool:
+    """``updater.failed()``: a ``TaskUpdater``-style call that moves a task's state."""
+    return call.method in methods and "updater" in (call.receiver or "").lower()
+
+
 def _is_hashlib(call: Call) -> bool:
     name = call.qualified or ""
     return name.startswith("hashlib.") or name.startswith("hmac.")

@@ -2,11 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from a2alint.flow import Flow, field_of, flow_of
-from a2alint.model import Bind, Call, ModuleModel
+from a2alint.flow import FAILING_TRANSITIONS, Flow, field_of, flow_of, updater_transition
+from a2alint.model import Bind, ModuleModel
 from a2alint.rule import Note, Rule
 
-FAILING_TRANSITIONS = {"failed", "reject", "cancel"}
 FAILED_STATES = ("failed", "canceled", "rejected", "FAILED", "CANCELED", "REJECTED")
 
 
@@ -113,18 +112,13 @@ async def on_update(task: Task, card_etag_then, card_etag_now):
         for scope in model.scopes:
             for call in scope.calls:
                 chain = flow.chain(call, "cancel")
-                if not chain and self._failing_transition(call):
+                if not chain and updater_transition(call, FAILING_TRANSITIONS):
                     chain = [call]
                 if chain:
                     self._check(flow, call, chain)
             for bind in scope.binds:
                 if failing_state_bind(bind):
                     self._check(flow, bind, [bind])
-
-    @staticmethod
-    def _failing_transition(call: Call) -> bool:
-        receiver = (call.receiver or "").lower()
-        return call.method in FAILING_TRANSITIONS and "updater" in receiver
 
     def _check(self, flow: Flow, fact, chain: list) -> None:
         """``chain``: ``fact``, then the calls into same-module helpers down to the cancel."""

@@ -4,11 +4,10 @@ import re
 
 import libcst as cst
 
-from a2alint.flow import Flow, flow_of
+from a2alint.flow import Flow, flow_of, updater_transition
 from a2alint.model import Call, Fact, ModuleModel, Scope, dotted
 from a2alint.rule import Note, Rule
 
-TRANSITIONS = {"update_status", "complete", "failed", "reject", "submit", "start_work", "cancel", "requires_input", "requires_auth"}
 STATE_SETTER = re.compile(r"^(set_(task_)?state|update_task_state|mark_\w+|transition\w*)$")
 
 
@@ -130,10 +129,7 @@ def restore(task, card):
 
     @staticmethod
     def _transition(call: Call) -> bool:
-        receiver = (call.receiver or "").lower()
-        if call.method in TRANSITIONS and "updater" in receiver:
-            return True
-        return bool(call.method and STATE_SETTER.match(call.method))
+        return updater_transition(call) or bool(call.method and STATE_SETTER.match(call.method))
 
     @staticmethod
     def _verification(flow: Flow, scope: Scope, change: Fact):
