@@ -615,23 +615,39 @@ _SOURCE_ORDER = {
     cst.Attribute: ("value",),
     cst.Arg: ("value",),
 }
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 _ENTER, _LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(4)
 
 
-def _fields(kind: type) -> tuple[str, ...]:
-    names = _FIELDS.get(kind)
-    if names is None:
+def _fields(kind: type) -> tuple[tuple[str, bool], ...]:
+    """The walked fields of ``kind``, each with whether the builder listens to its events:
+    every field of a node that opens a frame (its branches), and the collected ones."""
+    fields = _FIELDS.get(kind)
+    if fields is None:
         names = _SOURCE_ORDER.get(kind) or tuple(
             f.name for f in dataclasses.fields(kind) if not f.name.startswith(_LAYOUT_FIELDS)
         )
-        _FIELDS[kind] = names
-    return names
+        framed = kind in _CONTROL or kind is cst.FunctionDef
+        fields = _FIELDS[kind] = tuple((name, framed or (kind, name) in _COLLECTED) for name in names)
+    return fields
+
+
+_NODE_TYPES: dict[type, bool] = {}
+
+
+def _is_node(kind: type) -> bool:
+    """``issubclass(kind, cst.CSTNode)``, remembered: ``isinstance`` against libcst's
+    abstract base class costs more than the rest of the walk."""
+    answer = _NODE_TYPES.get(kind)
+    if answer is None:
+        answer = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
+    return answer
 
 
 def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
-    """Visit every node below ``root`` in source order, with the same events as a libcst
-    visitor (``on_visit``, ``on_visit_attribute``, ``on_leave_attribute``, ``on_leave``).
+    """Visit every node below ``root`` in source order, with the events of a libcst
+    visitor (``on_visit``, ``on_visit_attribute``, ``on_leave_attribute``, ``on_leave``);
+    the attribute events only for the fields the builder listens to (see :func:`_fields`).
 
     libcst's own ``visit`` rebuilds every node on the way back up; walking the dataclass
     fields directly, and skipping layout, is several times faster and needs no recursion."""
@@ -641,19 +657,22 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
         if action == _ENTER:
             builder.on_visit(node)
             stack.append((_LEAVE, node, ""))
-            for field_name in reversed(_fields(type(node))):
+            for field_name, evented in reversed(_fields(type(node))):
                 value = getattr(node, field_name)
-                if isinstance(value, cst.CSTNode):
-                    children: tuple = (value,)
-                elif isinstance(value, (tuple, list)):
-                    children = tuple(v for v in value if isinstance(v, cst.CSTNode))
+                kind = type(value)
+                if kind is tuple or kind is list:
+                    children: tuple = tuple(v for v in value if _is_node(type(v)))
+                elif _is_node(kind):
+                    children = (value,)
                 else:
                     continue
                 if not children:
                     continue
-                stack.append((_LEAVE_FIELD, node, field_name))
+                if evented:
+                    stack.append((_LEAVE_FIELD, node, field_name))
                 stack.extend((_ENTER, child, "") for child in reversed(children))
-                stack.append((_ENTER_FIELD, node, field_name))
+                if evented:
+                    stack.append((_ENTER_FIELD, node, field_name))
         elif action == _LEAVE:
             builder.on_leave(node)
         elif action == _ENTER_FIELD:

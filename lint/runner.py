@@ -203,7 +203,8 @@ class Linter:
     def _diagnostics(self, model: ModuleModel, text: str, display: str, reports: list) -> list[Diagnostic]:
         module = model.module
         wanted = [n for _, r in reports for n in r.places()]
-        positions = node_positions(model, text, wanted)
+        spans = {id(node) for _, r in reports for node in (r.node, r.fix.old if r.fix else None) if node is not None}
+        positions = node_positions(model, text, wanted, spans)
         seen = set()
         diagnostics = []
         for rule, report in reports:
@@ -316,42 +317,68 @@ class _PositionSink:
         self._computed: dict = {}
 
 
-def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode]) -> dict:
+def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode], spans: set[int] = frozenset()) -> dict:
     """Syntactic ranges of the ``wanted`` nodes (and their neighbours), as libcst's
     ``PositionProvider`` computes them, generating only the innermost statements that
-    hold them.
+    hold them. Only the start of a wanted node is exact unless its id is in ``spans``.
 
     libcst knows positions only by generating code. A file's findings sit in a few of
     its statements, so only those are generated, each from the line CPython's parser
-    (parsing only: nothing is run) gives it and with its block's indentation. Where a
-    statement cannot be placed (an ``elif``, a ``match`` case, a file CPython cannot
-    parse), the statement around it, or the whole module, is generated instead."""
+    (parsing only: nothing is run) gives it and with its block's indentation; a compound
+    statement whose header alone holds findings is generated without its body. Where a
+    statement cannot be placed (a ``match`` case, a file CPython cannot parse), the
+    statement around it, or the whole module, is generated instead."""
     module = model.module
     sink = _PositionSink()
     starts = _statement_starts(module, text)
     chosen: dict[int, cst.CSTNode] = {}
+    whole: set[int] = set()  # statements generated with their bodies
     for node in wanted:
-        statement = model.statement_of.get(id(node))
+        innermost = statement = model.statement_of.get(id(node))
         while statement is not None and (starts is None or id(statement) not in starts):
             statement = model.parent_statement.get(id(statement))
         if statement is None:
             chosen = {}
             break
         chosen[id(statement)] = statement
+        if statement is not innermost or type(statement) not in _HEADERS or (node is statement and id(node) in spans):
+            whole.add(id(statement))
     if not chosen:
-        pieces = [(module, 1, [])]
+        pieces = [(module, module, 1, [])]
     else:
-        pieces = [(s, *starts[id(s)]) for s in chosen.values() if not _inside_another(model, s, chosen)]
-    for node, line, indents in pieces:
+        pieces = [
+            (s, s if id(s) in whole else _header_only(s), *starts[id(s)])
+            for s in chosen.values()
+            if not _inside_another(model, s, whole)
+        ]
+    for statement, generated, line, indents in pieces:
         state = PositionProvidingCodegenState(
             default_indent=module.default_indent, default_newline=module.default_newline, provider=sink
         )
         state.line, state.indent_tokens = line, list(indents)
-        node._codegen(state)
+        parent = model.parent_statement.get(id(statement))
+        generated._codegen(state, **({"is_elif": True} if _is_if_elif(parent) and parent.orelse is statement else {}))
+        if generated is not statement:
+            sink._computed[statement] = sink._computed.pop(generated)
     return sink._computed
 
 
-def _inside_another(model: ModuleModel, statement: cst.CSTNode, chosen: dict[int, cst.CSTNode]) -> bool:
+#: Compound statements whose header (decorators, ``def`` line, test, iterable, items)
+#: can be generated without their body.
+_HEADERS = (cst.FunctionDef, cst.ClassDef, cst.For, cst.While, cst.If, cst.With)
+
+
+def _header_only(statement: cst.CSTNode) -> cst.CSTNode:
+    """A copy of a compound ``statement`` with an empty body and no ``else``: its header
+    nodes are the same objects, at the same places, so their positions are the same."""
+    body = statement.body
+    changes: dict = {"body": body.with_changes(body=()) if isinstance(body, cst.IndentedBlock) else body}
+    if hasattr(statement, "orelse"):
+        changes["orelse"] = None
+    return statement.with_changes(**changes)
+
+
+def _inside_another(model: ModuleModel, statement: cst.CSTNode, chosen: set[int]) -> bool:
     parent = model.parent_statement.get(id(statement))
     while parent is not None:
         if id(parent) in chosen:
@@ -391,14 +418,21 @@ def _statement_starts(module: cst.Module, text: str) -> dict[int, tuple[int, lis
                     indent = block.indent if block.indent is not None else module.default_indent
                     if not pair(block.body, children, [*indents, indent]):
                         return False
+            if _is_if_elif(statement) and not pair([statement.orelse], first.orelse, indents):
+                return False
         return index == len(nodes)
 
     return starts if pair(module.body, tree.body, []) else None
 
 
+def _is_if_elif(statement: cst.CSTNode) -> bool:
+    """Whether ``statement`` is an ``if`` (or ``elif``) followed by an ``elif``."""
+    return isinstance(statement, cst.If) and isinstance(statement.orelse, cst.If)
+
+
 def _blocks(statement: cst.CSTNode, node: ast.stmt) -> list[tuple[cst.BaseSuite, list[ast.stmt]]]:
-    """The blocks of a compound statement beside CPython's statements for them. An
-    ``elif`` is left out: libcst generates it only as part of the ``if`` before it."""
+    """The indented blocks of a compound statement beside CPython's statements for them
+    (an ``elif`` is a statement of its own, at the ``if``'s indentation)."""
     if isinstance(statement, (cst.FunctionDef, cst.ClassDef, cst.With)):
         return [(statement.body, node.body)]
     if isinstance(statement, (cst.For, cst.While)):

@@ -92,5 +92,35 @@ def test_positions_of_the_statements_with_findings_equal_a_whole_module_pass(mon
     assert sum(len(p) for p in partial) > 100
 
 
+ELIF_AND_HEADERS = """\
+from a2a.types import TaskIdParams
+
+
+def has_skill(card, skill_id):
+    return any(s.id == skill_id for s in card.skills)
+
+
+@traced
+async def reconcile(client, card, task, skill_id):
+    if task is None:
+        return
+    # the skill test is an elif, generated as one
+    elif    not has_skill(card,
+                          skill_id):
+        await client.cancel_task(TaskIdParams(id=task.id))
+    else:
+        for attempt in range(3):
+            await client.cancel_task(TaskIdParams(id=task.id))
+"""
+
+
+def test_an_elif_and_a_header_are_placed_as_a_whole_module_pass_places_them(monkeypatch):
+    """An ``elif`` is generated as an ``elif`` of its own, a header without its body."""
+    partial = _shape(lint_source(ELIF_AND_HEADERS)) + _related(ELIF_AND_HEADERS)
+    assert [(note.line, note.column) for note in partial[-1]] == [(5, 5), (13, 13)]
+    monkeypatch.setattr(runner, "_statement_starts", lambda module, text: None)
+    assert _shape(lint_source(ELIF_AND_HEADERS)) + _related(ELIF_AND_HEADERS) == partial
+
+
 def _related(text):
     return [tuple(d.related) for d in lint_source(text, preview=True).diagnostics]
