@@ -210,10 +210,16 @@ def rest_role(text: str) -> str | None:
 # --- the prefilter ---------------------------------------------------------------------
 
 
+#: An import of an A2A package spells the last part of its name as a whole word
+#: (``from a2a.client import``, ``from google.adk import a2a``); each contains "a2a".
+PACKAGE_WORDS = sorted({name.rsplit(".", 1)[-1] for name in A2A_PACKAGES})
+_PACKAGE_WORD = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(word.encode()) for word in PACKAGE_WORDS))
+
+
 def prefilter_tokens(api: dict[str, tuple[str, ...]]) -> tuple[bytes, ...]:
-    """Byte strings one of which any file that can yield a finding contains."""
-    tokens = {b"a2a"}  # every A2A package name contains it
-    tokens.update(name.encode() for name in RPC_ROLES)
+    """Byte strings one of which any file that can yield a finding and imports no A2A
+    package (see ``PACKAGE_WORDS``) contains."""
+    tokens = {name.encode() for name in RPC_ROLES}
     tokens.update(path.encode() for path in CARD_PATHS)
     tokens.update(name.encode() for name in CARD_PATH_CONSTANTS)
     for patterns in api.values():
@@ -240,7 +246,9 @@ def may_matter(data: bytes, settings: object) -> bool:
     tokens = _TOKENS_BY_API.get(key)
     if tokens is None:
         tokens = _TOKENS_BY_API[key] = prefilter_tokens(api)
-    answer = any(token in data for token in tokens)  # a substring search per token beats one regex
+    # A substring search per token beats one regex; "a2a" is in many a data table ("\\u2a2a"),
+    # so the package names are looked for as words only where it is.
+    answer = any(token in data for token in tokens) or (b"a2a" in data and _PACKAGE_WORD.search(data) is not None)
     _last = (data, settings, answer)
     return answer
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import json
 import sys
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Callable
 
@@ -19,7 +18,7 @@ from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover
 from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
-from a2alint.runner import FileResult, Linter, check_files, read_source
+from a2alint.runner import FileResult, Linter, WorkerDied, check_files, read_source
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
 
@@ -135,7 +134,7 @@ def check(
             results.extend(check_files(linter, work, fix_mode, cache, jobs))
     except ConfigError as error:
         _fail(str(error))
-    except BrokenProcessPool:
+    except WorkerDied:
         _fail("a worker process died while checking (out of memory?); run with --jobs 1 to see on which file, and please report this as a bug")
 
     for problem in problems:

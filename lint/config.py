@@ -12,9 +12,10 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -94,7 +95,11 @@ class Settings:
         return codes
 
     def is_excluded(self, path: Path) -> bool:
-        return any(matches(path, p, self.root) for p in (*self.exclude, *self.extend_exclude))
+        return self._exclusions.match(path)
+
+    @cached_property
+    def _exclusions(self) -> "Globs":
+        return Globs((*self.exclude, *self.extend_exclude), self.root)
 
     def is_excluded_with_parents(self, path: Path) -> bool:
         """For a path named on the command line: excluded itself or below an excluded folder."""
@@ -156,15 +161,39 @@ def check_selectors(selectors: Iterable[str], registry: dict[str, type]) -> None
 
 
 def matches(path: Path, pattern: str, root: Path) -> bool:
-    """Glob ``pattern`` against ``path``: its base name, or with a ``/``, its path from ``root``."""
-    pattern = pattern.rstrip("/")
-    if "/" not in pattern:
-        return fnmatch.fnmatchcase(path.name, pattern)
-    try:
-        relative = path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        relative = path.as_posix()
-    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, pattern + "/*")
+    """Glob ``pattern`` against ``path``: its base name, or with a ``/``, its path from
+    ``root`` (or a folder above it)."""
+    return Globs((pattern,), root).match(path)
+
+
+class Globs:
+    """Glob patterns matched as :func:`matches` matches each one, in one regular
+    expression for base names and one for paths: an exclude list is asked about every
+    entry of a tree."""
+
+    def __init__(self, patterns: Iterable[str], root: Path) -> None:
+        names, paths = [], []
+        for pattern in patterns:
+            pattern = pattern.rstrip("/")
+            (paths if "/" in pattern else names).append(pattern)
+        self.root = root
+        self._names = _union(names)
+        self._paths = _union([*paths, *(pattern + "/*" for pattern in paths)])
+
+    def match(self, path: Path) -> bool:
+        if self._names is not None and self._names.match(path.name):
+            return True
+        if self._paths is None:
+            return False
+        try:
+            relative = path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            relative = path.as_posix()
+        return self._paths.match(relative) is not None
+
+
+def _union(patterns: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)) if patterns else None
 
 
 # --- reading files -------------------------------------------------------------------

@@ -14,7 +14,6 @@ import os
 import tokenize
 import traceback
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -479,6 +478,10 @@ def read_and_check(
     return result
 
 
+class WorkerDied(Exception):
+    """A process of the pool died while checking (out of memory, a crash in native code)."""
+
+
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
 MIN_FILES_PER_POOL = 24
 _worker_linter: Linter | None = None
@@ -536,12 +539,18 @@ def check_files(
         for index in pending:
             results[index] = read_and_check(linter, *files[index], fix, cache)
     else:
+        # Imported here: a run that needs no pool (a pre-commit hook's) does not pay for it.
+        from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
+
         options = (linter.report_unused_noqa, linter.prefilter, linter.verbose)
         work = [(*files[index], fix, cache) for index in pending]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=options) as pool:
-            chunk = max(1, len(work) // (jobs * 8))
-            for index, result in zip(pending, pool.map(_check_in_worker, work, chunksize=chunk)):
-                results[index] = result
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=options) as pool:
+                chunk = max(1, len(work) // (jobs * 8))
+                for index, result in zip(pending, pool.map(_check_in_worker, work, chunksize=chunk)):
+                    results[index] = result
+        except BrokenProcessPool as error:
+            raise WorkerDied from error
     return results  # type: ignore[return-value]
 
 

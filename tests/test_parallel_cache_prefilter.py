@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import shutil
 import subprocess
 import textwrap
@@ -11,7 +13,9 @@ import pytest
 from conftest import FIXABLE, INSTALLED
 from test_rule_examples import RULES
 
+from a2alint.apimodel import PACKAGE_WORDS, may_matter
 from a2alint.config import Settings
+from a2alint.registry import load_rules
 from a2alint.rule import Invalid
 from a2alint import runner
 from a2alint.runner import MIN_FILES_PER_POOL, lint_source
@@ -40,10 +44,26 @@ def test_prefilter_never_changes_results():
 def test_prefilter_admits_a_module_that_only_calls_a_configured_wrapper():
     source = "from mypkg.peers import load_card\n\nasync def f(task):\n    card = await load_card('x')\n"
     settings = Settings(root=Path.cwd(), api={"card-fetch": ("mypkg.peers.load_card",)})
-    from a2alint.apimodel import may_matter
-
     assert may_matter(source.encode(), settings)
     assert not may_matter(b"import os\nprint(os.getcwd())\n", settings)
+
+
+@pytest.mark.parametrize("source", [
+    "from a2a.client import A2AClient\n",
+    "from google.adk import a2a\n",
+    "import fasta2a as f\n",
+    "from google.adk.agents.remote_a2a_agent import RemoteA2aAgent\n",
+    "from python_a2a import A2AClient\n",
+])
+def test_prefilter_admits_every_spelling_of_an_a2a_import(source):
+    assert may_matter(source.encode(), Settings(root=Path.cwd()))
+
+
+def test_prefilter_rules_out_a2a_inside_other_words():
+    """A package name is a word; "a2a" inside a data table is not an import."""
+    assert all("a2a" in word for word in PACKAGE_WORDS)  # the substring check before the word search
+    table = b"entities = {'minusdu;': '\\u2a2a', 'x': 'fa2a3'}\n"
+    assert not may_matter(table, Settings(root=Path.cwd()))
 
 
 @pytest.fixture
@@ -66,6 +86,18 @@ def test_a_process_pool_reports_exactly_what_one_process_reports(many_files):
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout
     assert '"AC101"' in one.stdout
+
+
+def _die(job):
+    os._exit(3)
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patched worker reaches the pool only by fork")
+def test_a_worker_that_dies_is_one_clear_error(monkeypatch, many_files):
+    monkeypatch.setattr(runner, "_check_in_worker", _die)
+    work = [(path.name, path, Settings(root=many_files)) for path in sorted(many_files.glob("*.py"))]
+    with pytest.raises(runner.WorkerDied):
+        runner.check_files(runner.Linter(load_rules()), work, jobs=2)
 
 
 def test_concurrent_runs_share_the_cache_safely(many_files):
