@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import libcst as cst
 
@@ -29,9 +29,13 @@ def snake(name: str) -> str:
     return _CAMEL.sub(r"_\1", name).lower()
 
 
+# ``type(node) is cst.Name`` rather than ``isinstance``: libcst's node classes are final, and
+# an isinstance check goes through their abstract base class, slowly, on the hottest paths.
+
+
 def string_value(node: cst.CSTNode) -> str | None:
     """The text of a string literal; f-string holes become ``{}``."""
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
         prefix = node.prefix.lower()
         if "b" in prefix:
             return None
@@ -43,11 +47,11 @@ def string_value(node: cst.CSTNode) -> str | None:
         except Exception:  # malformed escapes: treat as no literal
             return None
         return value if isinstance(value, str) else None
-    if isinstance(node, cst.FormattedString):
+    if type(node) is cst.FormattedString:
         return "".join(
-            part.value if isinstance(part, cst.FormattedStringText) else "{}" for part in node.parts
+            part.value if type(part) is cst.FormattedStringText else "{}" for part in node.parts
         )
-    if isinstance(node, cst.ConcatenatedString):
+    if type(node) is cst.ConcatenatedString:
         left, right = string_value(node.left), string_value(node.right)
         return None if left is None or right is None else left + right
     return None
@@ -55,21 +59,21 @@ def string_value(node: cst.CSTNode) -> str | None:
 
 def dotted(expr: cst.CSTNode) -> str | None:
     """The dotted key an expression reads: ``self.card``, ``card["skills"]`` -> ``card.skills``."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         base = dotted(expr.value)
         return f"{base}.{expr.attr.value}" if base else None
-    if isinstance(expr, cst.Subscript):
-        if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+    if type(expr) is cst.Subscript:
+        if len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index:
             key = string_value(expr.slice[0].slice.value)
             base = dotted(expr.value)
             if base and key and key.isidentifier():
                 return f"{base}.{snake(key)}"
         return None
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         func = expr.func
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             base = dotted(func.value)
             if func.attr.value == "get" and expr.args and base:
                 key = string_value(expr.args[0].value)
@@ -77,7 +81,7 @@ def dotted(expr: cst.CSTNode) -> str | None:
             subset = any(a.keyword and a.keyword.value == "include" for a in expr.args)
             if func.attr.value in _IDENTITY_CONVERSIONS and base and not subset:
                 return base
-        if isinstance(func, cst.Name) and func.value == "getattr" and len(expr.args) >= 2:
+        if type(func) is cst.Name and func.value == "getattr" and len(expr.args) >= 2:
             base, key = dotted(expr.args[0].value), string_value(expr.args[1].value)
             return f"{base}.{snake(key)}" if base and key and key.isidentifier() else None
     return None
@@ -365,54 +369,47 @@ class ModelBuilder:
     def on_visit(self, node: cst.CSTNode) -> None:
         self.order += 1
         kind = type(node)
+        statements = self.statements
         if kind in _STATEMENTS:
-            self.model.parent_statement[id(node)] = self.statements[-1] if self.statements else None
-            self.statements.append(node)
-        self.model.statement_of[id(node)] = self.statements[-1] if self.statements else None
-        if kind is cst.FunctionDef:
-            self._enter_function(node)
-        elif kind in _CONTROL:
-            if kind is cst.ClassDef:
-                self.classes.append(node.name.value)
-                self.model.classes.add(node.name.value)
-            frame = Frame(_CONTROL[kind], node, self.order, self.path())
-            self.frames.append(frame)
-            self.scope.frames.append(frame)
-        elif kind is cst.Call:
-            self._enter_call(node)
-        elif kind in (cst.Name, cst.Attribute, cst.Subscript):
-            self._read(node)
-        elif kind in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
-            self._string(node)
-        elif kind is cst.DictElement:
-            self._dict_element(node)
-        elif kind in (cst.Import, cst.ImportFrom):
-            self._import(node)
+            self.model.parent_statement[id(node)] = statements[-1] if statements else None
+            statements.append(node)
+        self.model.statement_of[id(node)] = statements[-1] if statements else None
+        handler = _ON_VISIT.get(kind)
+        if handler is not None:
+            handler(self, node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         kind = type(original_node)
         if kind in _STATEMENTS:
             self.statements.pop()
-        if kind is cst.FunctionDef:
-            self._leave_function(original_node)
-        elif kind in _CONTROL:
-            frame = self.frames.pop()
-            frame.end = self.order
-            if kind is cst.ClassDef:
-                self.classes.pop()
-            elif kind is cst.If:
-                self._guard(original_node, frame)
-        elif kind in (cst.IndentedBlock, cst.SimpleStatementSuite) and self.frames:
+        handler = _ON_LEAVE.get(kind)
+        if handler is not None:
+            handler(self, original_node)
+
+    def _enter_control(self, node: cst.CSTNode) -> None:
+        kind = type(node)
+        if kind is cst.ClassDef:
+            self.classes.append(node.name.value)
+            self.model.classes.add(node.name.value)
+        frame = Frame(_CONTROL[kind], node, self.order, self.path())
+        self.frames.append(frame)
+        self.scope.frames.append(frame)
+
+    def _leave_control(self, node: cst.CSTNode) -> None:
+        frame = self.frames.pop()
+        frame.end = self.order
+        kind = type(node)
+        if kind is cst.ClassDef:
+            self.classes.pop()
+        elif kind is cst.If:
+            self._guard(node, frame)
+
+    def _leave_block(self, node: cst.BaseSuite) -> None:
+        if self.frames:
             frame = self.frames[-1]
-            how = _block_exit(original_node)
+            how = _block_exit(node)
             if how and frame.branch:
                 frame.exits.setdefault(frame.branch, how)
-        elif kind is cst.Call:
-            self._leave_call(original_node)
-        elif kind in (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr):
-            self._bind_assignment(original_node)
-        elif kind in _EXITS:
-            self._exit(original_node)
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         if self.frames and self.frames[-1].node is node:
@@ -598,6 +595,35 @@ class ModelBuilder:
             self.model.imports[local or name] = f"{module}.{name}" if module else name
 
 
+#: What the builder does on entering and on leaving each kind of node.
+_ON_VISIT: dict[type, Callable[[ModelBuilder, cst.CSTNode], None]] = {
+    **{kind: ModelBuilder._enter_control for kind in _CONTROL},
+    cst.FunctionDef: ModelBuilder._enter_function,
+    cst.Call: ModelBuilder._enter_call,
+    cst.Name: ModelBuilder._read,
+    cst.Attribute: ModelBuilder._read,
+    cst.Subscript: ModelBuilder._read,
+    cst.SimpleString: ModelBuilder._string,
+    cst.FormattedString: ModelBuilder._string,
+    cst.ConcatenatedString: ModelBuilder._string,
+    cst.DictElement: ModelBuilder._dict_element,
+    cst.Import: ModelBuilder._import,
+    cst.ImportFrom: ModelBuilder._import,
+}
+_ON_LEAVE: dict[type, Callable[[ModelBuilder, cst.CSTNode], None]] = {
+    **{kind: ModelBuilder._leave_control for kind in _CONTROL},
+    **{kind: ModelBuilder._exit for kind in _EXITS},
+    cst.FunctionDef: ModelBuilder._leave_function,
+    cst.IndentedBlock: ModelBuilder._leave_block,
+    cst.SimpleStatementSuite: ModelBuilder._leave_block,
+    cst.Call: ModelBuilder._leave_call,
+    cst.Assign: ModelBuilder._bind_assignment,
+    cst.AnnAssign: ModelBuilder._bind_assignment,
+    cst.AugAssign: ModelBuilder._bind_assignment,
+    cst.NamedExpr: ModelBuilder._bind_assignment,
+}
+
+
 # --- the walk -----------------------------------------------------------------------------
 
 #: Fields that hold only whitespace, comments and punctuation: never walked.
@@ -620,15 +646,16 @@ _ENTER, _LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(4)
 
 
 def _fields(kind: type) -> tuple[tuple[str, bool], ...]:
-    """The walked fields of ``kind``, each with whether the builder listens to its events:
-    every field of a node that opens a frame (its branches), and the collected ones."""
+    """The walked fields of ``kind``, last first (the walk's stack reverses them), each
+    with whether the builder listens to its events: every field of a node that opens a
+    frame (its branches), and the collected ones."""
     fields = _FIELDS.get(kind)
     if fields is None:
         names = _SOURCE_ORDER.get(kind) or tuple(
             f.name for f in dataclasses.fields(kind) if not f.name.startswith(_LAYOUT_FIELDS)
         )
         framed = kind in _CONTROL or kind is cst.FunctionDef
-        fields = _FIELDS[kind] = tuple((name, framed or (kind, name) in _COLLECTED) for name in names)
+        fields = _FIELDS[kind] = tuple((name, framed or (kind, name) in _COLLECTED) for name in reversed(names))
     return fields
 
 
@@ -652,27 +679,28 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
     libcst's own ``visit`` rebuilds every node on the way back up; walking the dataclass
     fields directly, and skipping layout, is several times faster and needs no recursion."""
     stack: list[tuple[int, cst.CSTNode, str]] = [(_ENTER, root, "")]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        action, node, name = stack.pop()
+        action, node, name = pop()
         if action == _ENTER:
             builder.on_visit(node)
-            stack.append((_LEAVE, node, ""))
-            for field_name, evented in reversed(_fields(type(node))):
+            push((_LEAVE, node, ""))
+            for field_name, evented in _fields(type(node)):
                 value = getattr(node, field_name)
                 kind = type(value)
-                if kind is tuple or kind is list:
-                    children: tuple = tuple(v for v in value if _is_node(type(v)))
+                if kind is tuple or kind is list:  # libcst's sequences hold nodes only
+                    if not value:
+                        continue
+                    children = value
                 elif _is_node(kind):
                     children = (value,)
                 else:
                     continue
-                if not children:
-                    continue
                 if evented:
-                    stack.append((_LEAVE_FIELD, node, field_name))
-                stack.extend((_ENTER, child, "") for child in reversed(children))
+                    push((_LEAVE_FIELD, node, field_name))
+                extend([(_ENTER, child, "") for child in reversed(children)])
                 if evented:
-                    stack.append((_ENTER_FIELD, node, field_name))
+                    push((_ENTER_FIELD, node, field_name))
         elif action == _LEAVE:
             builder.on_leave(node)
         elif action == _ENTER_FIELD:
