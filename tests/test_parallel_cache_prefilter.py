@@ -156,3 +156,11 @@ def test_an_elif_and_a_header_are_placed_as_a_whole_module_pass_places_them(monk
 
 def _related(text):
     return [tuple(d.related) for d in lint_source(text, preview=True).diagnostics]
+
+
+def test_a_file_that_cannot_parse_gets_its_ac000_when_it_could_matter():
+    """The prefilter decides before parsing: an A2A file that does not parse is reported,
+    a file that could yield no finding is skipped, broken or not."""
+    assert [d.code for d in lint_source("from a2a.client import A2AClient\n\ndef f(:\n").diagnostics] == ["AC000"]
+    assert lint_source("import os\n\ndef f(:\n").diagnostics == []
+    assert [d.code for d in lint_source("import os\n\ndef f(:\n", prefilter=False).diagnostics] == ["AC000"]
