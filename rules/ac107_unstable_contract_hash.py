@@ -4,7 +4,7 @@ import libcst as cst
 
 from a2alint.flow import flow_of
 from a2alint.model import Call, ModuleModel
-from a2alint.rule import Invalid, Replace, Rule
+from a2alint.rule import Invalid, Note, Replace, Rule
 
 SUGGESTION = (
     "hash only the contract fields as canonical JSON: "
@@ -169,8 +169,10 @@ async def pin(url):
 
     def _check_dumps(self, call: Call, flow, sinks: list[Call]) -> None:
         node = call.call
-        if not node.args or not flow.reads_card(call.args.keys, call.scope) or flow.feeds(call, sinks) is None:
+        sink = flow.feeds(call, sinks) if node.args and flow.reads_card(call.args.keys, call.scope) else None
+        if sink is None:
             return
+        notes = _digest_notes(call, sink)
         whole = flow.is_card_value(node.args[0].value, call.scope)
         sort_keys = call.keyword("sort_keys")
         sorted_keys = sort_keys is not None and isinstance(sort_keys.value, cst.Name) and sort_keys.value.value == "True"
@@ -179,6 +181,7 @@ async def pin(url):
                 node,
                 "contract hash covers the whole Agent Card, so a reshuffle of skills reads as a contract change",
                 suggestion=SUGGESTION,
+                notes=notes,
             )
         elif not sorted_keys:
             fix = None
@@ -190,19 +193,29 @@ async def pin(url):
                 "json.dumps of Agent Card data without sort_keys=True feeds a hash; key order varies between peers",
                 suggestion=SUGGESTION,
                 fix=fix,
+                notes=notes,
             )
 
     def _check_text(self, call: Call, flow, sinks: list[Call]) -> None:
         subject = call.call.args[0].value
         is_dict = isinstance(subject, (cst.Dict, cst.DictComp))
-        if (is_dict or flow.is_card_value(subject, call.scope) or flow.reads_card(call.args.keys, call.scope)) and flow.feeds(
-            call, sinks
-        ):
+        if not (is_dict or flow.is_card_value(subject, call.scope) or flow.reads_card(call.args.keys, call.scope)):
+            return
+        sink = flow.feeds(call, sinks)
+        if sink is not None:
             self.report(
                 call.node,
                 f"{call.callee}() of Agent Card data feeds a hash; its text is not a canonical form",
                 suggestion=SUGGESTION,
+                notes=_digest_notes(call, sink),
             )
+
+
+def _digest_notes(producer: Call, sink: Call) -> list[Note]:
+    """Where the hash is computed, when it is not the call around ``producer``."""
+    if any(inner is producer for inner in sink.args.calls):
+        return []
+    return [Note(sink.node, f"the digest it feeds is computed here ({sink.callee or sink.method}())")]
 
 
 def _with_trailing_comma(args) -> list[cst.Arg]:

@@ -443,6 +443,35 @@ def test_ac202_names_the_retried_fetch_through_the_helper_and_the_only_way_out()
     assert suggestion.startswith("stop re-fetching the card (line 10) until it succeeds: enter a deferred state")
 
 
+# --- AC107: the hash the unstable text feeds, when it is computed elsewhere ------------------------
+
+
+def test_ac107_names_the_digest_a_dumps_or_str_feeds_through_a_variable_but_not_the_call_around_it():
+    found = findings(
+        "AC107",
+        """
+        import hashlib, json
+        from a2a.client import A2ACardResolver
+
+
+        async def pin(resolver: A2ACardResolver):
+            card = await resolver.get_agent_card()
+            contract = {"protocolVersion": card.protocol_version, "securitySchemes": card.security_schemes}
+            blob = json.dumps(contract)
+            hasher = hashlib.sha256()
+            hasher.update(blob.encode())
+            text = str(contract)
+            direct = hashlib.sha256(json.dumps(contract).encode())
+            return hasher.hexdigest(), hashlib.md5(text.encode()).hexdigest(), direct
+        """,
+    )
+    assert [(line, column, related) for line, column, related, _, _ in found] == [
+        (8, 12, [(10, 5, "the digest it feeds is computed here (hasher.update())")]),
+        (11, 12, [(13, 32, "the digest it feeds is computed here (hashlib.md5())")]),
+        (12, 29, []),
+    ]
+
+
 # --- every flow finding has notes ----------------------------------------------------------------
 
 
