@@ -20,7 +20,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from a2alint.model import Call, ModuleModel, Scope, string_value
+from a2alint.model import Call, ModuleModel, Scope, dotted, string_value
 
 # --- packages --------------------------------------------------------------------------
 
@@ -47,7 +47,6 @@ QUALIFIED_ROLES: dict[str, tuple[str, ...]] = {
     "card-fetch": (
         "a2a:A2ACardResolver.get_agent_card",
         "a2a:A2AClient.get_client_from_agent_card_url",
-        "a2a:ClientFactory.connect",
         "a2a:ClientFactory.create_from_url",
         "a2a:Client.get_extended_agent_card",
         "a2a:BaseClient.get_extended_agent_card",
@@ -348,16 +347,18 @@ def _configured_match(patterns: Iterable[str], *names: str | None) -> bool:
 
 
 def _stringish(node: cst.BaseExpression, scope: Scope, api: ApiModel) -> bool:
-    """A URL rather than an AgentCard: a literal, an f-string, ``str`` parameter or ``*url*`` name."""
+    """A URL rather than an AgentCard: a literal, an f-string, ``str`` parameter or a
+    ``*url*`` name or attribute (``self.base_url``)."""
     if string_value(node) is not None or isinstance(node, cst.BinaryOperation):
         return True
-    name = node.value if isinstance(node, cst.Name) else None
-    if name is None:
+    key = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+    if key is None:
         return False
     for param in scope.params:
-        if param.name == name and param.annotation:
+        if param.name == key and param.annotation:
             return param.annotation == "str"
-    return any(word in name.lower() for word in ("url", "endpoint", "base", "address", "host"))
+    name = key.rsplit(".", 1)[-1].lower()
+    return any(word in name for word in ("url", "endpoint", "base", "address", "host"))
 
 
 def _first_arg(call: Call, keyword: str) -> cst.BaseExpression | None:
@@ -370,8 +371,8 @@ def _first_arg(call: Call, keyword: str) -> cst.BaseExpression | None:
 
 def _conditional_fetch(name: str, call: Call, api: ApiModel) -> bool:
     """Calls that fetch only for some arguments (a URL rather than a card)."""
-    if name == "a2a:create_client" or name == "adk:RemoteA2aAgent":
-        keyword = "agent" if name == "a2a:create_client" else "agent_card"
+    if name in ("a2a:create_client", "a2a:ClientFactory.connect", "adk:RemoteA2aAgent"):
+        keyword = "agent_card" if name == "adk:RemoteA2aAgent" else "agent"
         arg = call.keyword(keyword)
         if arg is None and name == "adk:RemoteA2aAgent":
             positional = [a for a in call.call.args if a.keyword is None]

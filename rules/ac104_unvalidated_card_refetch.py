@@ -7,6 +7,8 @@ from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 VALIDATOR_WORDS = ("etag", "if-none-match", "if_none_match", "last-modified", "last_modified", "if-modified-since")
+#: Roles of calls that act on a task.
+TASK_ROLES = {"send", "cancel", "subscribe", "get-task"}
 EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "fetched", "refresh", "deadline"}
 
 
@@ -79,6 +81,32 @@ async def first_card(resolver: A2ACardResolver):
     return card
 """,
         """
+from a2a.client import A2ACardResolver
+
+async def discover(http, addresses):
+    cards = {}
+    for address in addresses:  # a resolver per peer, each card read once
+        resolver = A2ACardResolver(http, address)
+        card = await resolver.get_agent_card()
+        cards[card.name] = card
+    return cards
+""",
+        """
+import asyncio
+import httpx
+
+async def wait_ready(http: httpx.AsyncClient, url: str) -> bool:
+    for _ in range(10):  # a readiness probe: stops at the first card it gets
+        try:
+            response = await http.get(f"{url}/.well-known/agent-card.json")
+            if response.status_code == 200:
+                return True
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(1)
+    return False
+""",
+        """
 import time
 import httpx
 
@@ -112,6 +140,17 @@ async def watch(resolver: A2ACardResolver, client, message):
     async for event in client.send_message(message):
         latest = await resolver.get_agent_card()  # expect: AC104
         print(latest.version)
+""",
+        """
+import asyncio
+from a2a.client import A2ACardResolver
+
+async def wait_for_rotation(resolver: A2ACardResolver, old):
+    for _ in range(60):  # polls until the card changes: every pass re-reads it
+        card = await resolver.get_agent_card()  # expect: AC104
+        if card.version != old.version:
+            return card
+        await asyncio.sleep(5)
 """,
         """
 import requests
@@ -206,7 +245,7 @@ def refresh(base):
         """Why ``fetch`` re-reads a card: (node, label, "loop" | "expiry" | "overwrite", the
         overwritten bind), or None."""
         for loop in fetch.loops:
-            if self._per_peer(scope, loop, fetch) or self._until_success(scope, loop, fetch):
+            if self._per_peer(scope, loop, fetch) or self._until_success(flow, scope, fetch):
                 continue
             return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched", "loop", None
         guards = flow.guards(fetch)
@@ -227,21 +266,40 @@ def refresh(base):
 
     @staticmethod
     def _per_peer(scope: Scope, loop, fetch: Call) -> bool:
-        """``for url in urls: fetch(url)``: one fetch per peer."""
+        """``for url in urls: fetch(url)``, or a fetch through what the loop builds from its
+        target (``resolver = A2ACardResolver(http, url)``): one fetch per peer."""
         bind = next((b for b in scope.binds if b.kind == "for" and b.node is loop.node), None)
-        return bind is not None and not Flow.call_reads(fetch).isdisjoint(bind.targets) and not any(
-            "send" in c.roles or "subscribe" in c.roles for c in bind.value.calls
-        )
+        if bind is None or any("send" in c.roles or "subscribe" in c.roles for c in bind.value.calls):
+            return False
+        per_peer = set(bind.targets)
+        for inner in scope.binds:  # in source order, so chains of them are followed
+            if loop.start < inner.order <= loop.end and inner.value.reads_any(per_peer):
+                per_peer.update(inner.targets)
+        return not Flow.call_reads(fetch).isdisjoint(per_peer)
 
     @staticmethod
-    def _until_success(scope: Scope, loop, fetch: Call) -> bool:
-        """The loop leaves as soon as the fetch returned: a retry, not a re-read."""
+    def _until_success(flow: Flow, scope: Scope, fetch: Call) -> bool:
+        """The loop leaves as soon as the fetch returned, or as soon as it returned something
+        (``if card is not None: return True``, ``if r.status_code == 200: break``): a retry
+        or a readiness probe, not a re-read. A test that compares with anything else the
+        function holds (``if card.version != old.version: break``) waits for a change, and
+        one whose branch acts on a task (cancels it) decides on the card."""
         depth = len(fetch.path)
+        result = flow.derived(scope, calls=[fetch])
+        held = {b.split(".")[0] for bind in scope.binds for b in bind.targets} | {p.name for p in scope.params}
+        acting = [c.order for c in scope.calls if c.roles & TASK_ROLES]
+
+        def checks_the_result(frame) -> bool:
+            roots = {key.split(".")[0] for key in frame.test.expr.keys} if frame.test is not None else {""}
+            return all(root in result or root not in held for root in roots) and not any(
+                frame.start < order <= frame.end for order in acting
+            )
+
         return any(
             e.kind in ("break", "return")
             and e.order > fetch.order
             and e.path[:depth] == fetch.path
-            and not any(frame.kind == "if" for frame, _ in e.path[depth:])
+            and all(checks_the_result(frame) for frame, _ in e.path[depth:] if frame.kind == "if")
             for e in scope.exits
         )
 
