@@ -65,6 +65,9 @@ class Anchor:
     is_send: bool = False
     #: The function ``node`` is in.
     scope: Scope | None = None
+    #: The point runs while the task is in flight: inside its stream or polling loop, or
+    #: in a handler of its updates (not merely after an earlier send).
+    live: bool = False
 
     def notes(self) -> list[tuple[cst.CSTNode, str]]:
         return [(self.node, self.label), *self.via]
@@ -512,11 +515,11 @@ class Flow:
             if frame.kind == "for" and branch == "body":
                 stream = self._loop_iter_call(scope, frame, ("send", "subscribe"))
                 if stream is not None:
-                    return Anchor(stream.node, "submits the task and iterates its stream", is_send=True, scope=scope)
+                    return Anchor(stream.node, "submits the task and iterates its stream", is_send=True, scope=scope, live=True)
             if frame.kind in ("for", "while") and branch == "body":
                 poll = next((c for c in scope.calls if in_loop_body(c, frame) and "get-task" in c.roles), None)
                 if poll is not None:
-                    return Anchor(poll.node, "polls the submitted task in this loop", scope=scope)
+                    return Anchor(poll.node, "polls the submitted task in this loop", scope=scope, live=True)
         for send in self.sends(scope):
             if send is not fact and send.node is not fact.node and runs_before(send, fact):
                 if not any(c is send for c in getattr(fact, "args", Expr()).calls):
@@ -531,7 +534,7 @@ class Flow:
                 upstream = self.submission(caller, depth - 1)
                 if upstream is not None:
                     via = ((caller.node, f"calls {scope.name}() after submission"), *upstream.via)
-                    return Anchor(upstream.node, upstream.label, via, upstream.is_send, upstream.scope)
+                    return Anchor(upstream.node, upstream.label, via, upstream.is_send, upstream.scope, upstream.live)
         return handler
 
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
@@ -555,12 +558,12 @@ class Flow:
         env = self.api.env(scope)
         for param in scope.params:
             if env.get(param.name) in TASK_EVENT_TYPES:
-                return Anchor(param.node, f"handles updates of a submitted task ({param.annotation})", scope=scope)
+                return Anchor(param.node, f"handles updates of a submitted task ({param.annotation})", scope=scope, live=True)
         for call in self.model.calls:
             passes_me = scope.name in call.args.names or f"self.{scope.name}" in call.args.keys
             if passes_me and (call.roles & {"send", "subscribe"} or call.method in ("add_event_consumer", "ClientFactory", "create", "connect")):
                 if self.callee(call) is not scope:
-                    return Anchor(call.node, f"registers {scope.name}() as a task-event consumer", scope=call.scope)
+                    return Anchor(call.node, f"registers {scope.name}() as a task-event consumer", scope=call.scope, live=True)
         return None
 
     # -- guards --

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from a2alint.flow import Flow, flow_of
+from a2alint.flow import Flow, flow_of, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -87,8 +87,45 @@ async def run(client, resolver: A2ACardResolver, message, retries):
     if card.skills:
         await client.send_message(message)
 """,
+        """
+from a2a.client import A2ACardResolver, create_client
+
+async def run_job(http, url, message):
+    card = await A2ACardResolver(http, url).get_agent_card()  # routes this job's own new task
+    assert card.capabilities.streaming, "peer must stream"
+    client = await create_client(card)
+    async for event in client.send_message(message):
+        print(event)
+
+async def main(http, url, first, second):
+    await run_job(http, url, first)  # task 1 is streamed to its end
+    await run_job(http, url, second)  # a fresh card for task 2; task 1 is not touched
+""",
+        """
+from a2a.client import A2ACardResolver, A2AClient
+from a2a.types import TaskIdParams
+
+async def probe_cancel(http, url, first, message):
+    await A2AClient(http, url=url).send_message(first)
+    card = await A2ACardResolver(http, url).get_agent_card()  # for a task of its own
+    client = A2AClient(http, agent_card=card)
+    task = await client.send_message(message)
+    if card.capabilities.streaming:
+        await client.cancel_task(TaskIdParams(id=task.id))  # the task it just sent
+""",
     ]
     INVALID = [
+        """
+from a2a.client import A2ACardResolver
+from a2a.types import TaskIdParams
+
+async def run(client, resolver: A2ACardResolver, message, next_message, skill_id):
+    task = await client.send_message(message)
+    card = await resolver.get_agent_card()  # expect: AC101
+    if skill_id not in {s.id for s in card.skills}:
+        await client.cancel_task(TaskIdParams(id=task.id))  # the earlier task decided on
+    await client.send_message(next_message)
+""",
         """
 from a2a.client import A2ACardResolver
 from a2a.types import TaskIdParams
@@ -155,6 +192,8 @@ async def delegate(client, message, url):
                 continue
             fetch = chain[-1]
             node, label, returned_by = decision
+            if not anchor.live and self._routes_a_new_task(flow, returned_by[0] if returned_by else call, node):
+                continue
             notes = [*anchor.notes(), *flow.helper_notes(chain, "fetches the card")]
             notes += [(c.node, f"gets the fetched card back from {c.callee}()") for c in returned_by]
             notes.append((node, label))
@@ -180,6 +219,24 @@ async def delegate(client, message, url):
                 lines=lines,
                 flow=[*anchor.path(), *(c.node for c in returned_by), *(c.node for c in chain), node],
             )
+
+    @staticmethod
+    def _routes_a_new_task(flow: Flow, fetch: Call, decision) -> bool:
+        """After an earlier send, a card fetched to route a new task: the function goes on to
+        submit a task of its own and touches no task but the ones it submits, and the card
+        decides a condition or that send, not a state or what the object holds. The earlier
+        task is not in flight here (``Anchor.live``), so nothing about it is decided."""
+        scope = fetch.scope
+        if any(bind.node is decision for bind in scope.binds):
+            return False
+        later = [c for c in scope.calls if c.order > fetch.order]
+        sends = [c for c in later if flow.chain(c, "send") and runs_before(fetch, c)]
+        new_tasks = flow.derived(scope, calls=sends).keys()
+        return bool(sends) and not any(
+            flow.chain(c, role) and not c.args.reads_any(new_tasks)
+            for c in later
+            for role in ("cancel", "subscribe", "get-task")
+        )
 
     def _decision(self, flow: Flow, scope: Scope, fetch: Call, returned_by: tuple[Call, ...] = ()):
         """Where the fetched card (or a value derived from it) decides something, and the
