@@ -3,10 +3,12 @@ from __future__ import annotations
 import libcst as cst
 
 from a2alint.flow import Flow, flow_of
-from a2alint.model import Frame, ModuleModel, Scope
+from a2alint.model import Frame, ModuleModel, Scope, dotted
 from a2alint.rule import Note, Rule
 
 BOUND_WORDS = ("attempt", "retries", "retry", "tries", "deadline", "timeout", "elapsed", "monotonic", "time", "budget", "max_")
+#: Context managers that cancel what they wrap after a delay (asyncio, anyio, trio, async_timeout).
+DEADLINE_SCOPES = ("timeout", "timeout_at", "fail_after", "fail_at", "move_on_after", "move_on_at")
 
 
 class UnboundedCardRetry(Rule):
@@ -14,7 +16,8 @@ class UnboundedCardRetry(Rule):
 
     ## What it does
     Flags a loop with no bound (no attempt cap checked in the loop, no
-    `range(...)`, no deadline in its condition; `while True` and
+    `range(...)`, no deadline in its condition or around it such as
+    `async with asyncio.timeout(30)`; `while True` and
     `itertools.count()` that exit only on success are unbounded) that
     fetches a card and leaves only once the fetch or the comparison after it
     succeeds.
@@ -52,6 +55,19 @@ class UnboundedCardRetry(Rule):
     severity = "warning"
 
     VALID = [
+        """
+import asyncio
+import httpx
+from a2a.client import A2ACardResolver
+
+async def wait_for_card(resolver: A2ACardResolver):
+    async with asyncio.timeout(30):  # the deadline bounds the loop it wraps
+        while True:
+            try:
+                return await resolver.get_agent_card()
+            except httpx.TransportError:
+                await asyncio.sleep(1)
+""",
         """
 import asyncio
 from a2a.client import A2ACardResolver
@@ -176,6 +192,12 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
     @staticmethod
     def _bounded(flow: Flow, scope: Scope, loop: Frame) -> bool:
         node = loop.node
+        for frame, _ in loop.path:  # `async with asyncio.timeout(30):` around the loop
+            if frame.kind == "with" and any(
+                isinstance(item.item, cst.Call) and (dotted(item.item.func) or "").rsplit(".", 1)[-1] in DEADLINE_SCOPES
+                for item in frame.node.items
+            ):
+                return True
         if isinstance(node, cst.For):
             iterated = node.iter
             callee = iterated.func if isinstance(iterated, cst.Call) else None
