@@ -84,6 +84,21 @@ class Delegator:
             print(event)
 """,
         """
+from a2a.client import A2AClient
+
+class RemoteAgentConnection:
+    def __init__(self, http, card):
+        self.client = A2AClient(http, card)
+        self.digest = card_digest(card)  # frozen for every send of this connection
+
+    async def send_message(self, request):
+        request.params.metadata = {"contract_digest": self.digest}
+        return await self.client.send_message(request)
+
+async def delegate(conn: RemoteAgentConnection, request):
+    return await conn.send_message(request)
+""",
+        """
 class SlackBot:
     def send_message(self, channel, text):  # not A2A client code
         return channel, text
@@ -108,6 +123,19 @@ async def ask(client: A2AClient, request):
     return await client.send_message(request)  # expect: AC103
 """,
         """
+from a2a.client import A2AClient
+
+class RemoteAgentConnection:
+    def __init__(self, http, card):
+        self.client = A2AClient(http, card)
+
+    async def send_message(self, request):  # a wrapper: its callers are judged
+        return await self.client.send_message(request)
+
+async def delegate(conn: RemoteAgentConnection, request):
+    return await conn.send_message(request)  # expect: AC103
+""",
+        """
 import httpx
 
 def submit(url, params):
@@ -121,8 +149,11 @@ def submit(url, params):
             if implements_api(scope) or flow.contract_capture(scope) is not None:
                 continue
             for call in scope.calls:
-                if "send" in call.roles and not self._carries_digest(flow, call):
+                chain = self._sends(flow, call)
+                if chain and not self._carries_digest(flow, call):
                     notes, card, where = self._card_notes(flow, scope, call)
+                    if len(chain) > 1:
+                        notes.append(Note(chain[-1].node, f"{call.callee}() sends the task here"))
                     what = ""
                     if where is not None:
                         purpose = f" to create {call.receiver}" if where.how == "created" else ""
@@ -140,6 +171,20 @@ def submit(url, params):
                         notes=notes,
                         lines={"card": where.node} if where is not None else None,
                     )
+
+    @staticmethod
+    def _sends(flow: Flow, call: Call) -> list[Call]:
+        """How ``call`` sends a task: ``[call]``, or the chain through a wrapper of this module
+        named like the API (``RemoteAgentConnection.send_message``), which is not judged
+        itself: its callers are, unless the wrapper or its class freezes the contract or its
+        send carries one. Empty when it sends none."""
+        if "send" in call.roles:
+            return [call]
+        wrapper = flow.callee(call)
+        if wrapper is None or not implements_api(wrapper) or flow.contract_capture(wrapper) is not None:
+            return []
+        chain = flow.chain(call, "send")
+        return chain if chain and not MissingContractCapture._carries_digest(flow, chain[-1]) else []
 
     @staticmethod
     def _carries_digest(flow: Flow, call: Call) -> bool:
