@@ -177,11 +177,14 @@ def submit(url, params):
         """How ``call`` sends a task: ``[call]``, or the chain through a wrapper of this module
         named like the API (``RemoteAgentConnection.send_message``), which is not judged
         itself: its callers are, unless the wrapper or its class freezes the contract or its
-        send carries one. Empty when it sends none."""
+        send carries one. The wrapper's own class calling it (``self.send_message`` in a
+        client library's ``ask()``) is more of the implementation. Empty when it sends none."""
         if "send" in call.roles:
             return [call]
         wrapper = flow.callee(call)
-        if wrapper is None or not implements_api(wrapper) or flow.contract_capture(wrapper) is not None:
+        if wrapper is None or call.receiver in ("self", "cls") or not implements_api(wrapper):
+            return []
+        if flow.contract_capture(wrapper) is not None:
             return []
         chain = flow.chain(call, "send")
         return chain if chain and not MissingContractCapture._carries_digest(flow, chain[-1]) else []

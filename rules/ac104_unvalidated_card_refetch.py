@@ -142,6 +142,18 @@ async def watch(resolver: A2ACardResolver, client, message):
         print(latest.version)
 """,
         """
+import time
+import httpx
+
+class Client:
+    async def get_agent_card(self):  # a caching wrapper: the re-fetch is its own
+        if self.card is not None and time.time() < self.card_fetched_at + 300:
+            return self.card
+        response = await self.http.get(f"{self.base_url}/.well-known/agent-card.json")  # expect: AC104
+        self.card, self.card_fetched_at = response.json(), time.time()
+        return self.card
+""",
+        """
 import asyncio
 from a2a.client import A2ACardResolver
 
@@ -165,15 +177,13 @@ def refresh(base):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if implements_api(scope):
-                continue
             for call in scope.calls:
                 chain = flow.chain(call, "card-fetch")
                 if not chain or self._has_validator(flow, chain[-1]):
                     continue
                 reason = self._refetch(flow, scope, call)
-                if reason is None:
-                    continue
+                if reason is None or (reason[2] == "overwrite" and implements_api(scope)):
+                    continue  # a get_agent_card() that refreshes what its object holds: its callers decide when
                 notes = [Note(reason[0], reason[1]), *(Note(n, label) for n, label in flow.helper_notes(chain, "fetches the card"))]
                 earlier = self._earlier(flow, scope, call, reason)
                 if earlier is not None:
@@ -219,10 +229,10 @@ def refresh(base):
                 return first.node, f"the card is first fetched here{held}{by}; this re-reads it", True
             return first.node, f"the same card is also fetched here{held}, in {first.scope.name}(); this re-reads it", True
         target = next((b.targets[0] for b in scope.binds if len(b.targets) == 1 and any(c is call for c in b.value.calls)), None)
-        if target is None or reason[2] != "expiry":
+        if target is None or reason[2] != "expiry" or not target.startswith("self."):
             return None
         for exit_ in scope.exits:  # `return self.card`: the cached card, served until the re-read
-            if exit_.order > call.order and exit_.value.reads_any({target}):
+            if exit_.kind == "return" and exit_.order > call.order and exit_.value.reads_any({target}):
                 return exit_.node, f"serves the cached card ({target}) until the expiry check re-reads it", False
         return None
 
