@@ -96,6 +96,16 @@ from a2a.types import AgentCard
 def fingerprint(card: AgentCard) -> int:
     return hash(card.model_dump_json())  # expect: AC107
 """,
+        """
+import hashlib, json
+from a2a.types import AgentCard
+from google.protobuf.json_format import MessageToDict
+
+def card_digest(card: AgentCard) -> str:
+    payload = MessageToDict(card)  # the whole 1.x (protobuf) card, skills and all
+    blob = json.dumps(payload, separators=(",", ":"), sort_keys=True)  # expect: AC107
+    return hashlib.sha256(blob.encode()).hexdigest()
+""",
         Invalid(
             """
 import hashlib, json
