@@ -20,7 +20,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from a2alint.model import Call, ModuleModel, Scope, dotted, string_value
+from a2alint.model import Call, Expr, ModuleModel, Scope, dotted, string_value
 
 # --- packages --------------------------------------------------------------------------
 
@@ -267,6 +267,8 @@ class ApiModel:
     class_types: dict[str, dict[str, str]] = field(default_factory=dict)
     #: scope -> variable -> roles its value carries (a JSON-RPC body, a card URL).
     carried: dict[int, dict[str, set[str]]] = field(default_factory=dict)
+    #: Functions of the module that return a card URL (``def card_url(base): return base + PATH``).
+    card_url_functions: set[str] = field(default_factory=set)
     defined: set[str] = field(default_factory=set)
 
     def qualify(self, text: str | None, scope: Scope) -> str | None:
@@ -298,12 +300,15 @@ class ApiModel:
 
     def carried_by(self, name: str, scope: Scope) -> set[str]:
         """Roles the value of ``name`` carries in ``scope``, or in an enclosing scope
-        (a module-level ``CARD_PATH = "/.well-known/agent-card.json"``)."""
+        (a module-level ``CARD_PATH = "/.well-known/agent-card.json"``) unless ``scope``
+        has a name of its own by that name (a parameter or a local)."""
         current: Scope | None = scope
         while current is not None:
             found = self.carried.get(id(current), {}).get(name)
             if found is not None:
                 return found
+            if _is_local(name.split(".")[0], current):
+                return set()
             current = current.parent
         return set()
 
@@ -441,6 +446,10 @@ def _wire_roles(call: Call, api: ApiModel) -> set[str]:
                 roles.add("card-fetch")
             elif role != "card-url" and method in HTTP_WRITES:
                 roles.add(role)
+    if method in HTTP_READS and any(
+        inner.method in api.card_url_functions and inner.receiver in (None, "self", "cls") for inner in args.calls
+    ):
+        roles.add("card-fetch")  # `session.get(self._card_url(url))`
     return roles
 
 
@@ -504,7 +513,9 @@ def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None =
         carried = api.carried.setdefault(id(scope), {})
         for bind in scope.binds:
             value_roles = _carried_roles(bind.value.strings, bind.value.rpc_methods, bind.value.names)
-            value_roles |= {r for name in bind.value.names for r in carried.get(name, ())}
+            value_roles |= {r for name in bind.value.names for r in api.carried_by(name, scope)}
+            if any(call.method in HTTP_READS for call in bind.value.calls):
+                value_roles.discard("card-url")  # `response = http.get(card_url)` holds a response
             for target in bind.targets:
                 if value_roles:
                     carried.setdefault(target, set()).update(value_roles)
@@ -517,11 +528,28 @@ def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None =
                     api.class_types.setdefault(scope.class_name, {})[target] = bound
                 else:
                     types[target] = bound
+    api.card_url_functions = {
+        scope.name
+        for scope in model.scopes
+        if scope.is_function and any(e.kind == "return" and _carries_card_url(api, e.value, scope) for e in scope.exits)
+    }
     for scope in model.scopes:
         for call in scope.calls:
             call.roles = roles_of(call, api)
     _mark_verifiers(model, api)
     return api
+
+
+def _is_local(name: str, scope: Scope) -> bool:
+    return scope.is_function and (
+        any(p.name == name for p in scope.params) or any(name in b.targets for b in scope.binds)
+    )
+
+
+def _carries_card_url(api: ApiModel, value: Expr, scope: Scope) -> bool:
+    roles = _carried_roles(value.strings, set(), value.names)
+    roles |= {r for name in value.names for r in api.carried_by(name, scope)}
+    return "card-url" in roles
 
 
 _VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)

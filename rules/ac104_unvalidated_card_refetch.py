@@ -107,6 +107,23 @@ async def wait_ready(http: httpx.AsyncClient, url: str) -> bool:
     return False
 """,
         """
+import asyncio
+import httpx
+
+async def follow(http: httpx.AsyncClient, endpoint: str, stream):
+    response = await http.get(f"{endpoint}/.well-known/agent-card.json")
+    card, snapshots = response.json(), {}
+
+    def consume(response):  # another 'response': a task event, not the card's
+        artifact = response.artifact
+        return snapshots.get(artifact.artifact_id, "")
+
+    for _ in range(3):
+        async for event in stream(card):
+            consume(event)
+        await asyncio.sleep(1)
+""",
+        """
 import time
 import httpx
 
@@ -163,6 +180,36 @@ async def wait_for_rotation(resolver: A2ACardResolver, old):
         if card.version != old.version:
             return card
         await asyncio.sleep(5)
+""",
+        """
+import asyncio
+import aiohttp
+
+CARD_PATH = "/.well-known/agent.json"
+
+def card_url(base):
+    return f"{base.rstrip('/')}{CARD_PATH}"
+
+async def refresh_forever(session: aiohttp.ClientSession, bases, cards):
+    while True:  # every peer's card again, every five minutes
+        for base in bases:
+            async with session.get(card_url(base)) as response:  # expect: AC104
+                cards[base] = await response.json()
+        await asyncio.sleep(300)
+""",
+        """
+import asyncio
+import aiohttp
+
+CARD_PATH = "/.well-known/agent.json"
+
+async def refresh_forever(session: aiohttp.ClientSession, hosts, cards):
+    while True:
+        for host in hosts:
+            url = f"https://{host}:8443{CARD_PATH}"
+            async with session.get(url) as response:  # expect: AC104
+                cards[host] = await response.json()
+        await asyncio.sleep(300)
 """,
         """
 import requests
