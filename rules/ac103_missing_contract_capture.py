@@ -220,11 +220,11 @@ def submit(url, params):
         ]
         if fetched and len(fetched[-1].targets) == 1 and fetched[-1].targets[0] in cards:  # the last card fetched
             where = flow.origin(scope, fetched[-1].targets[0], send)
-            if where is not None and where.how == "fetched":
-                return _origin_notes(where, scope), where.key, where
+            if where is not None and where.how == "fetched":  # nothing ties it to the send: a note, no claim
+                return [Note(where.node, f"the last card fetched before this send ({where.key})")], "", None
         fetch = next((c for c in scope.calls if c.order < send.order and "card-fetch" in c.roles), None)
         if fetch is not None:
-            return [Note(fetch.node, "the card this send uses is fetched here")], "", Origin(fetch.node, "", "fetched")
+            return [Note(fetch.node, "a card is fetched here, before this send")], "", None
         if depth > 0 and scope.is_function:
             for caller in flow.callers(scope):
                 notes, card, where = cls._card_notes(flow, caller.scope, caller, depth - 1)

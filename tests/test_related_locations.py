@@ -210,6 +210,23 @@ AC103_CASES = [
         "capture the contract of the card this send uses (card, fetched at line 9)",
         id="send-in-a-helper",
     ),
+    pytest.param(
+        """
+        import httpx
+        from a2a.client import A2AClient
+
+
+        async def run(http: httpx.AsyncClient, url, request):
+            probe = await http.get(url + "/.well-known/agent-card.json")
+            print("peer is up:", probe.status_code)
+            client = A2AClient(http, url=url)
+            return await client.send_message(request)
+        """,
+        (9, 18),
+        [(6, 19, "the last card fetched before this send (probe)")],
+        "capture the contract of the card this send uses",
+        id="nothing-ties-the-card-to-the-send",
+    ),
 ]
 
 
