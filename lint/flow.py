@@ -51,6 +51,9 @@ TASK_EVENT_TYPES = frozenset(
     {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
 )
 HELPER_DEPTH = 3
+#: What a readiness probe reads of an HTTP response (see Flow.is_probe).
+_STATUS_FIELDS = {"status_code", "status", "ok", "is_success", "is_error"}
+_STATUS_CHECKS = {"raise_for_status"}
 
 
 @dataclass(frozen=True)
@@ -438,6 +441,26 @@ class Flow:
                 return bind.targets[0]
         return None
 
+    @staticmethod
+    def is_probe(fetch: Call) -> bool:
+        """The fetch's response is only checked for its status (``return r.status_code == 200``,
+        ``r.raise_for_status()``): a readiness probe of the card URL, which reads no card."""
+        scope = fetch.scope
+        response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
+        if not response:
+            return False
+        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
+        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]
+        exprs += [c.args for c in scope.calls if c is not fetch]
+        for expr in exprs:
+            # what each read takes from the response: "" for the response itself
+            used = [key[len(t) + 1 :].split(".")[0] for key in expr.keys for t in response if key == t or key.startswith(t + ".")]
+            if used and not any(field in _STATUS_FIELDS for field in used):
+                return False  # the response itself is used: passed on, returned
+            if any(field and field not in _STATUS_FIELDS for field in used):
+                return False  # read: .json(), .text, .content
+        return all(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
+
     def card_name(self, call: Call) -> str | None:
         """The name the card ``call`` fetches is stored in (not a client made from it)."""
         name = self.bound_to(call)
@@ -677,8 +700,9 @@ def placeholder(value: cst.CSTNode | None) -> bool:
 
 
 def _stored(scope: Scope, capture: Call) -> bool:
-    """A capture whose result is kept on ``self`` (a comparison elsewhere freezes nothing)."""
-    return any(
-        any(c is capture for c in bind.value.calls) and any(t.startswith("self.") for t in bind.targets)
-        for bind in scope.binds
+    """A capture whose result is kept on ``self`` or handed back to the caller (``digest =
+    card_digest(card)`` ... ``return digest``); a comparison elsewhere freezes nothing."""
+    held = {t for bind in scope.binds if any(c is capture for c in bind.value.calls) for t in bind.targets}
+    return any(t.startswith("self.") for t in held) or any(
+        e.kind == "return" and (e.value.reads_any(held) or any(c is capture for c in e.value.calls)) for e in scope.exits
     )

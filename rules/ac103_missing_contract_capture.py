@@ -99,6 +99,21 @@ async def delegate(conn: RemoteAgentConnection, request):
     return await conn.send_message(request)
 """,
         """
+from a2a.client import A2ACardResolver, create_client
+
+class Target:
+    async def pin(self, http, url) -> str:
+        card = await A2ACardResolver(http, url).get_agent_card()
+        digest = card_digest(card)  # handed to the caller, for the card every send uses
+        self.card = card
+        return f"sha256:{digest}"
+
+    async def run(self, request):
+        client = await create_client(self.card)
+        async for event in client.send_message(request):
+            print(event)
+""",
+        """
 class SlackBot:
     def send_message(self, channel, text):  # not A2A client code
         return channel, text

@@ -26,7 +26,8 @@ class UnvalidatedCardRefetch(Rule):
     code already holds, when nothing sends `If-None-Match` /
     `If-Modified-Since` or keeps and compares an `ETag` / `Last-Modified`.
     A loop that fetches each of several peers once, or retries only until
-    the first fetch succeeds, is not a re-fetch.
+    the first fetch succeeds, is not a re-fetch, and a readiness probe that
+    only checks the response's status reads no card.
 
     ## Why is this bad?
     Without a validator a re-fetch is an unconditional read: it cannot tell
@@ -103,6 +104,23 @@ async def wait_ready(http: httpx.AsyncClient, url: str) -> bool:
                 return True
         except httpx.TransportError:
             pass
+        await asyncio.sleep(1)
+    return False
+""",
+        """
+import asyncio, time
+import httpx
+
+async def is_ready(url: str) -> bool:  # a probe: only the status is read, no card
+    async with httpx.AsyncClient(timeout=2.0) as http:
+        response = await http.get(f"{url}/.well-known/agent-card.json")
+        return response.status_code == 200
+
+async def wait_for_agents(urls: list[str], timeout: int = 30) -> bool:
+    start = time.time()
+    while time.time() - start < timeout:
+        if sum([await is_ready(url) for url in urls]) == len(urls):
+            return True
         await asyncio.sleep(1)
     return False
 """,
@@ -226,7 +244,7 @@ def refresh(base):
         for scope in model.scopes:
             for call in scope.calls:
                 chain = flow.chain(call, "card-fetch")
-                if not chain or self._has_validator(flow, chain[-1]):
+                if not chain or self._has_validator(flow, chain[-1]) or flow.is_probe(chain[-1]):
                     continue
                 reason = self._refetch(flow, scope, call)
                 if reason is None or (reason[2] == "overwrite" and implements_api(scope)):

@@ -74,7 +74,7 @@ async def delegate(url, message):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            fetch = next((c for c in scope.calls if flow.effective(c, "card-fetch")), None)
+            fetch = next((c for c in scope.calls if (f := flow.effective(c, "card-fetch")) and not flow.is_probe(f)), None)
             if fetch is None:
                 continue
             scopes = [scope] + [s for s in model.scopes if scope.class_name and s.class_name == scope.class_name]
