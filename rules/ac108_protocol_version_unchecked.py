@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import libcst as cst
+
 from a2alint.flow import flow_of
 from a2alint.model import ModuleModel
 from a2alint.rule import Note, Rule
@@ -69,6 +71,16 @@ async def delegate(url, message):
     async for event in client.send_message(message):  # expect: AC108
         print(event)
 """,
+        """
+from a2a.client import A2ACardResolver, create_client
+
+async def delegate(http, url, message):
+    card = await A2ACardResolver(http, url).get_agent_card()
+    if card.supported_interfaces:  # that there is a version, not which one
+        client = await create_client(card)
+        async for event in client.send_message(message):  # expect: AC108
+            print(event)
+""",
     ]
 
     def check(self, model: ModuleModel) -> None:
@@ -79,8 +91,11 @@ async def delegate(url, message):
                 continue
             scopes = [scope] + [s for s in model.scopes if scope.class_name and s.class_name == scope.class_name]
             checked = any(
-                any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
-                or any("protocolVersion" in s for s in test.expr.strings)
+                not _mere_presence(test.node)
+                and (
+                    any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
+                    or any("protocolVersion" in s for s in test.expr.strings)
+                )
                 for s in scopes
                 for test in s.tests
             )
@@ -95,3 +110,13 @@ async def delegate(url, message):
                         "with the versions this client was built for before sending",
                         notes=[Note(fetch.node, "the card is fetched here")],
                     )
+
+
+def _mere_presence(test: cst.CSTNode) -> bool:
+    """``if card.supported_interfaces:`` / ``if not card.protocol_version:`` / ``if card and
+    card.protocol_version:``: that there is a version, not which one."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if isinstance(test, cst.BooleanOperation):
+        return _mere_presence(test.left) and _mere_presence(test.right)
+    return isinstance(test, (cst.Name, cst.Attribute, cst.Subscript))
