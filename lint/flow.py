@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from a2alint.apimodel import METHOD_ROLES
-from a2alint.model import Bind, Call, Expr, Fact, Frame, ModuleModel, Scope, Test, dotted, prefixes
+from a2alint.model import Bind, Call, Expr, Fact, Frame, ModuleModel, Path, Scope, Test, dotted, prefixes
 
 _CARD_NAME = re.compile(r"(^|_)card$")
 CARD_TYPES = frozenset({"a2a:AgentCard", "python_a2a:AgentCard", "fasta2a:AgentCard"})
@@ -600,7 +600,12 @@ class Flow:
                 if test is not None:
                     found.append((test, branch == "body"))
         for guard in scope.guards:
-            if guard.order < fact.order and guard.path == fact.path[: len(guard.path)] and guard.test is not None:
+            if guard.order >= fact.order or guard.test is None:
+                continue
+            guard_path, fact_path = guard.path, fact.path
+            if guard.exit_kind in ("return", "raise"):  # leaves the function from inside a `with` too
+                guard_path, fact_path = _without_withs(guard_path), _without_withs(fact_path)
+            if guard_path == fact_path[: len(guard_path)]:
                 if guard.exit_kind in ("continue", "break") and not fact.loops:
                     continue
                 found.append((guard.test, guard.polarity))
@@ -697,6 +702,10 @@ def placeholder(value: cst.CSTNode | None) -> bool:
     if isinstance(value, cst.Name):
         return value.value == "None"
     return isinstance(value, (cst.Dict, cst.List)) and not value.elements
+
+
+def _without_withs(path: Path) -> Path:
+    return tuple((frame, branch) for frame, branch in path if frame.kind != "with")
 
 
 def _stored(scope: Scope, capture: Call) -> bool:

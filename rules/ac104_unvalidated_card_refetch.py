@@ -17,6 +17,14 @@ def _words(key: str) -> set[str]:
     return {w for w in re.split(r"[._]", key.lower()) if w}
 
 
+def _reads_clock(test) -> bool:
+    """``if cached[1] > time.monotonic():``: a freshness check against the clock."""
+    return any(
+        (call.qualified or call.callee or "").endswith(("time.time", "time.monotonic", ".now", ".utcnow"))
+        for call in test.expr.calls
+    )
+
+
 class UnvalidatedCardRefetch(Rule):
     """An Agent Card is re-fetched without a validator (ETag / If-None-Match).
 
@@ -125,6 +133,20 @@ async def wait_for_agents(urls: list[str], timeout: int = 30) -> bool:
     return False
 """,
         """
+import asyncio, time
+from a2a.client import A2ACardResolver
+
+async def fetch_with_deadline(resolver: A2ACardResolver):
+    deadline = time.monotonic() + 30
+    while True:
+        if time.monotonic() > deadline:  # a bounded retry, not a cache expiry
+            raise TimeoutError("the peer never served its card")
+        try:
+            return await resolver.get_agent_card()
+        except OSError:
+            await asyncio.sleep(1)
+""",
+        """
 import asyncio
 import httpx
 
@@ -187,6 +209,24 @@ class Client:
         response = await self.http.get(f"{self.base_url}/.well-known/agent-card.json")  # expect: AC104
         self.card, self.card_fetched_at = response.json(), time.time()
         return self.card
+""",
+        """
+import asyncio, time
+import httpx
+
+class CardCache:
+    def __init__(self):
+        self.cards, self.lock = {}, asyncio.Lock()
+
+    async def get(self, http: httpx.AsyncClient, base_url: str):
+        async with self.lock:
+            cached = self.cards.get(base_url)
+            if cached and cached[1] > time.monotonic():  # fresh: served from the cache
+                return cached[0]
+        response = await http.get(f"{base_url}/.well-known/agent-card.json")  # expect: AC104
+        card = response.json()
+        self.cards[base_url] = (card, time.monotonic() + 600)
+        return card
 """,
         """
 import asyncio
@@ -324,9 +364,10 @@ def refresh(base):
                 continue
             return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched", "loop", None
         guards = flow.guards(fetch)
-        for test, _holds in guards:
-            if any(_words(key) & EXPIRY_WORDS for key in test.expr.keys):
-                return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
+        if self._caches(flow, scope, fetch):
+            for test, _holds in guards:
+                if any(_words(key) & EXPIRY_WORDS for key in test.expr.keys) or _reads_clock(test):
+                    return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
         targets = set(next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), []))
         if any(test.expr.reads_any(targets) for test, _holds in guards):
             return None  # `if not card: card = fetch()`: a lazy first fetch
@@ -338,6 +379,19 @@ def refresh(base):
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
                     return bind.node, label, "overwrite", bind
         return None
+
+    @staticmethod
+    def _caches(flow: Flow, scope: Scope, fetch: Call) -> bool:
+        """The card outlives the call: kept on the object or in a module-level table, or
+        served from such a place by an earlier ``return`` (``if fresh: return cached``). A
+        deadline checked before a fetch that is only returned is a bounded retry."""
+        module = {t for b in flow.model.scopes[0].binds for t in b.targets}
+        kept = flow.derived(scope, calls=[fetch])
+        for bind in scope.binds:
+            if any(c is fetch for c in bind.value.calls) or (bind.order > fetch.order and bind.value.reads_any(kept.keys())):
+                if any(t.startswith("self.") or t.split(".")[0] in module for t in bind.targets):
+                    return True
+        return any(e.kind == "return" and e.order < fetch.order and e.value.keys for e in scope.exits)
 
     @staticmethod
     def _per_peer(scope: Scope, loop, fetch: Call) -> bool:
