@@ -1,3 +1,13 @@
-from a2alint.cli import main
+"""``python -m a2alint``: the command line."""
+
+import os
+import sys
+
+# `-m` puts the working directory first on sys.path, where a checked project's own
+# click.py or libcst/ would shadow a2alint's dependencies (pip's __main__ does this too).
+if sys.path and sys.path[0] in ("", os.getcwd()):
+    sys.path.pop(0)
+
+from a2alint.cli import main  # noqa: E402
 
 main(prog_name="a2alint")

@@ -330,6 +330,14 @@ def test_version(project, command):
     assert run.stdout == f"a2alint {__version__}\n"
 
 
+def test_python_m_does_not_import_the_checked_projects_modules(project):
+    """A project's own click.py must not shadow a2alint's click under ``python -m``."""
+    (project / "click.py").write_text("raise SystemExit('the project module was imported')\n", encoding="utf-8")
+    run = run_installed("-m", "a2alint", "--version", cwd=project)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout == f"a2alint {__version__}\n"
+
+
 def test_a_cached_run_reports_exactly_what_a_fresh_run_reports(project, check):
     write(project / "bad.py")
     fresh = check("--format", "sarif", "bad.py")
