@@ -17,9 +17,10 @@ def _words(key: str) -> set[str]:
     return {w for w in re.split(r"[._]", key.lower()) if w}
 
 
-def _reads_clock(test) -> bool:
-    """``if cached[1] > time.monotonic():``: a freshness check against the clock."""
-    return any(
+def _checks_expiry(test) -> bool:
+    """``if age > self.ttl:`` / ``if cached[1] > time.monotonic():``: an expiry word, or a
+    freshness check against the clock."""
+    return any(_words(key) & EXPIRY_WORDS for key in test.expr.keys) or any(
         (call.qualified or call.callee or "").endswith(("time.time", "time.monotonic", ".now", ".utcnow"))
         for call in test.expr.calls
     )
@@ -229,6 +230,23 @@ class CardCache:
         return card
 """,
         """
+import time
+import httpx
+
+class Discovery:
+    async def discover(self, http: httpx.AsyncClient, url: str):
+        cached = self._get_cached(url)  # the expiry check is in the helper
+        if cached:
+            return cached
+        response = await http.get(f"{url}/.well-known/agent.json")  # expect: AC104
+        self.cache[url] = (response.json(), time.time())
+        return self.cache[url][0]
+
+    def _get_cached(self, url: str):
+        card, stamp = self.cache.get(url, (None, 0.0))
+        return card if time.time() - stamp <= self.ttl else None
+""",
+        """
 import asyncio
 from a2a.client import A2ACardResolver
 
@@ -366,7 +384,7 @@ def refresh(base):
         guards = flow.guards(fetch)
         if self._caches(flow, scope, fetch):
             for test, _holds in guards:
-                if any(_words(key) & EXPIRY_WORDS for key in test.expr.keys) or _reads_clock(test):
+                if _checks_expiry(test) or any(_checks_expiry(t) for t in self._lookups(flow, scope, test)):
                     return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
         targets = set(next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), []))
         if any(test.expr.reads_any(targets) for test, _holds in guards):
@@ -379,6 +397,19 @@ def refresh(base):
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
                     return bind.node, label, "overwrite", bind
         return None
+
+    @staticmethod
+    def _lookups(flow: Flow, scope: Scope, test) -> list:
+        """The tests of same-module helpers whose result ``test`` checks: ``cached =
+        self._get_cached(url)`` ... ``if cached: return cached``, the TTL inside the helper."""
+        found = []
+        for bind in scope.binds:
+            if bind.order < test.order and test.expr.reads_any(set(bind.targets)):
+                for call in bind.value.calls:
+                    helper = flow.callee(call)
+                    if helper is not None and helper is not scope:
+                        found += helper.tests
+        return found
 
     @staticmethod
     def _caches(flow: Flow, scope: Scope, fetch: Call) -> bool:
