@@ -446,11 +446,20 @@ def _wire_roles(call: Call, api: ApiModel) -> set[str]:
                 roles.add("card-fetch")
             elif role != "card-url" and method in HTTP_WRITES:
                 roles.add(role)
-    if method in HTTP_READS and any(
+    if method in HTTP_READS and _http_client(call) and any(
         inner.method in api.card_url_functions and inner.receiver in (None, "self", "cls") for inner in args.calls
     ):
-        roles.add("card-fetch")  # `session.get(self._card_url(url))`
+        roles.add("card-fetch")  # `session.get(self._card_url(url))`, not `CARDS.get(card_url(base))`
     return roles
+
+
+def _http_client(call: Call) -> bool:
+    """``call`` is made on an HTTP client (``httpx.get``, ``session.get``, ``self.http.get``),
+    as far as its name tells."""
+    if (call.qualified or "").split(".")[0] in ("httpx", "requests", "aiohttp", "urllib"):
+        return True
+    receiver = (call.receiver or "").rsplit(".", 1)[-1].lower()
+    return any(word in receiver for word in ("http", "session", "client", "requests", "httpx"))
 
 
 def _requests_card(call: Call, strings: list[str]) -> bool:
@@ -512,10 +521,7 @@ def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None =
                     types[param.name] = qualified
         carried = api.carried.setdefault(id(scope), {})
         for bind in scope.binds:
-            value_roles = _carried_roles(bind.value.strings, bind.value.rpc_methods, bind.value.names)
-            value_roles |= {r for name in bind.value.names for r in api.carried_by(name, scope)}
-            if any(call.method in HTTP_READS for call in bind.value.calls):
-                value_roles.discard("card-url")  # `response = http.get(card_url)` holds a response
+            value_roles = _value_roles(api, bind.value, scope)
             for target in bind.targets:
                 if value_roles:
                     carried.setdefault(target, set()).update(value_roles)
@@ -546,10 +552,17 @@ def _is_local(name: str, scope: Scope) -> bool:
     )
 
 
-def _carries_card_url(api: ApiModel, value: Expr, scope: Scope) -> bool:
-    roles = _carried_roles(value.strings, set(), value.names)
+def _value_roles(api: ApiModel, value: Expr, scope: Scope) -> set[str]:
+    """Roles a value carries (a card URL, a JSON-RPC method...), its names' included."""
+    roles = _carried_roles(value.strings, value.rpc_methods, value.names)
     roles |= {r for name in value.names for r in api.carried_by(name, scope)}
-    return "card-url" in roles
+    if any(call.method in HTTP_READS for call in value.calls):
+        roles.discard("card-url")  # `response = http.get(card_url)` holds a response, not a URL
+    return roles
+
+
+def _carries_card_url(api: ApiModel, value: Expr, scope: Scope) -> bool:
+    return "card-url" in _value_roles(api, value, scope)
 
 
 _VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)

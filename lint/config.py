@@ -176,7 +176,7 @@ class Globs:
         for pattern in patterns:
             pattern = pattern.rstrip("/")
             (paths if "/" in pattern else names).append(pattern)
-        self.root = root
+        self.root = root.resolve()
         self._names = _union(names)
         self._paths = _union([*paths, *(pattern + "/*" for pattern in paths)])
 
@@ -186,7 +186,7 @@ class Globs:
         if self._paths is None:
             return False
         try:
-            relative = path.resolve().relative_to(self.root.resolve()).as_posix()
+            relative = path.resolve().relative_to(self.root).as_posix()
         except ValueError:
             relative = path.as_posix()
         return self._paths.match(relative) is not None

@@ -13,7 +13,7 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
-from a2alint.apimodel import METHOD_ROLES
+from a2alint.apimodel import HTTP_READS, METHOD_ROLES
 from a2alint.model import Bind, Call, Expr, Fact, Frame, ModuleModel, Path, Scope, Test, dotted, prefixes
 
 _CARD_NAME = re.compile(r"(^|_)card$")
@@ -51,8 +51,10 @@ TASK_EVENT_TYPES = frozenset(
     {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
 )
 HELPER_DEPTH = 3
+#: Roles of the calls that act on a task.
+TASK_ROLES = frozenset({"send", "cancel", "subscribe", "get-task"})
 #: What a readiness probe reads of an HTTP response (see Flow.is_probe).
-_STATUS_FIELDS = {"status_code", "status", "ok", "is_success", "is_error"}
+STATUS_FIELDS = {"status_code", "status", "ok", "is_success", "is_error"}
 _STATUS_CHECKS = {"raise_for_status"}
 
 
@@ -264,7 +266,7 @@ class Flow:
         key = dotted(node)
         if key is None and isinstance(node, cst.Call) and node.args:
             callee = dotted(node.func) or ""
-            if callee.rsplit(".", 1)[-1] in ("MessageToDict", "MessageToJson", "vars", "asdict"):
+            if callee.rsplit(".", 1)[-1] in ("MessageToJson", "vars", "asdict"):  # MessageToDict: see dotted()
                 key = dotted(node.args[0].value)
         if key is None and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             if node.func.attr.value in ("model_dump_json", "json", "SerializeToString", "to_json"):
@@ -441,25 +443,30 @@ class Flow:
                 return bind.targets[0]
         return None
 
-    @staticmethod
-    def is_probe(fetch: Call) -> bool:
-        """The fetch's response is only checked for its status (``return r.status_code == 200``,
-        ``r.raise_for_status()``): a readiness probe of the card URL, which reads no card."""
+    def is_probe(self, fetch: Call) -> bool:
+        """A raw GET of the card URL whose response is only checked for its status
+        (``return r.status_code == 200``, ``r.raise_for_status()``) and kept nowhere: a
+        readiness probe, which reads no card. An SDK fetch returns a card, never a probe."""
         scope = fetch.scope
+        if fetch.method not in HTTP_READS:
+            return False
         response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
-        if not response:
+        module = {t for b in self.model.scopes[0].binds for t in b.targets}
+        if not response or any(t.startswith("self.") or t.split(".")[0] in module for t in response):
             return False
         exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
         exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]
         exprs += [c.args for c in scope.calls if c is not fetch]
+        checked = any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
         for expr in exprs:
             # what each read takes from the response: "" for the response itself
             used = [key[len(t) + 1 :].split(".")[0] for key in expr.keys for t in response if key == t or key.startswith(t + ".")]
-            if used and not any(field in _STATUS_FIELDS for field in used):
+            if used and not any(field in STATUS_FIELDS for field in used):
                 return False  # the response itself is used: passed on, returned
-            if any(field and field not in _STATUS_FIELDS for field in used):
+            if any(field and field not in STATUS_FIELDS for field in used):
                 return False  # read: .json(), .text, .content
-        return all(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
+            checked = checked or bool(used)
+        return checked and all(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
 
     def card_name(self, call: Call) -> str | None:
         """The name the card ``call`` fetches is stored in (not a client made from it)."""
@@ -709,9 +716,13 @@ def _without_withs(path: Path) -> Path:
 
 
 def _stored(scope: Scope, capture: Call) -> bool:
-    """A capture whose result is kept on ``self`` or handed back to the caller (``digest =
-    card_digest(card)`` ... ``return digest``); a comparison elsewhere freezes nothing."""
+    """A capture whose result is kept on ``self``, or handed back by a method that pins the
+    card on ``self`` (``self.card = card`` ... ``return digest``); a comparison elsewhere, or
+    a digest in a description, freezes nothing."""
     held = {t for bind in scope.binds if any(c is capture for c in bind.value.calls) for t in bind.targets}
-    return any(t.startswith("self.") for t in held) or any(
+    if any(t.startswith("self.") for t in held):
+        return True
+    pins = any(t.startswith("self.") and bind.value.reads_any(capture.args.keys) for bind in scope.binds for t in bind.targets)
+    return pins and any(
         e.kind == "return" and (e.value.reads_any(held) or any(c is capture for c in e.value.calls)) for e in scope.exits
     )

@@ -22,7 +22,7 @@ import libcst as cst
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 _IDENTITY_CONVERSIONS = {"model_dump", "dict", "to_dict", "model_copy", "copy"}
-#: The same as functions of their first argument (protobuf cards of a2a-sdk 1.x).
+#: The same as functions of their one positional argument (protobuf cards of a2a-sdk 1.x).
 _IDENTITY_FUNCTIONS = {"MessageToDict", "deepcopy"}
 
 
@@ -84,8 +84,9 @@ def dotted(expr: cst.CSTNode) -> str | None:
             if func.attr.value in _IDENTITY_CONVERSIONS and base and not subset:
                 return base
         name = dotted(func)
-        if name and name.rsplit(".", 1)[-1] in _IDENTITY_FUNCTIONS and len(expr.args) == 1 and not expr.args[0].keyword:
-            return dotted(expr.args[0].value)
+        positional = [a for a in expr.args if a.keyword is None]
+        if name and name.rsplit(".", 1)[-1] in _IDENTITY_FUNCTIONS and len(positional) == 1 and not positional[0].star:
+            return dotted(positional[0].value)  # MessageToDict(card, preserving_proto_field_name=True)
         if type(func) is cst.Name and func.value == "getattr" and len(expr.args) >= 2:
             base, key = dotted(expr.args[0].value), string_value(expr.args[1].value)
             return f"{base}.{snake(key)}" if base and key and key.isidentifier() else None

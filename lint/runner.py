@@ -335,7 +335,12 @@ class _PositionSink:
         self._computed: dict = {}
 
 
-def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode], spans: set[int] = frozenset()) -> dict:
+_PLACE = object()  # node_positions: place statements with CPython's parser
+
+
+def node_positions(
+    model: ModuleModel, text: str, wanted: list[cst.CSTNode], spans: frozenset[int] | set[int] = frozenset(), starts=_PLACE
+) -> dict:
     """Syntactic ranges of the ``wanted`` nodes (and their neighbours), as libcst's
     ``PositionProvider`` computes them, generating only the innermost statements that
     hold them. Only the start of a wanted node is exact unless its id is in ``spans``.
@@ -348,7 +353,7 @@ def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode], spa
     statement around it, or the whole module, is generated instead."""
     module = model.module
     sink = _PositionSink()
-    starts = _statement_starts(module, text)
+    starts = _statement_starts(module, text) if starts is _PLACE else starts
     chosen: dict[int, cst.CSTNode] = {}
     whole: set[int] = set()  # statements generated with their bodies
     for node in wanted:
@@ -359,7 +364,8 @@ def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode], spa
             chosen = {}
             break
         chosen[id(statement)] = statement
-        if statement is not innermost or type(statement) not in _HEADERS or (node is statement and id(node) in spans):
+        in_body = isinstance(node, (cst.BaseSuite, cst.Else))  # a plug-in may point at a block
+        if statement is not innermost or type(statement) not in _HEADERS or in_body or (node is statement and id(node) in spans):
             whole.add(id(statement))
     if not chosen:
         pieces = [(module, module, 1, [])]
@@ -378,6 +384,8 @@ def node_positions(model: ModuleModel, text: str, wanted: list[cst.CSTNode], spa
         generated._codegen(state, **({"is_elif": True} if _is_if_elif(parent) and parent.orelse is statement else {}))
         if generated is not statement:
             sink._computed[statement] = sink._computed.pop(generated)
+    if chosen and any(node not in sink._computed for node in wanted):  # never a KeyError: the whole module
+        return node_positions(model, text, wanted, spans, starts=None)
     return sink._computed
 
 
@@ -396,10 +404,10 @@ def _header_only(statement: cst.CSTNode) -> cst.CSTNode:
     return statement.with_changes(**changes)
 
 
-def _inside_another(model: ModuleModel, statement: cst.CSTNode, chosen: set[int]) -> bool:
+def _inside_another(model: ModuleModel, statement: cst.CSTNode, generated_whole: set[int]) -> bool:
     parent = model.parent_statement.get(id(statement))
     while parent is not None:
-        if id(parent) in chosen:
+        if id(parent) in generated_whole:
             return True
         parent = model.parent_statement.get(id(parent))
     return False

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-from a2alint.flow import Flow, flow_of, runs_before
+from a2alint.flow import TASK_ROLES, Flow, flow_of, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 DECIDING_ROLES = ("cancel", "send", "subscribe")
-TASK_ROLES = {"cancel", "send", "subscribe", "get-task"}
 
 
 class PostSubmissionCardFetch(Rule):
@@ -19,7 +18,9 @@ class PostSubmissionCardFetch(Rule):
     loop condition, an `assert`, an argument to `cancel`/`send`/`subscribe`,
     a task-state change, or a replacement of the card or client the object
     holds. A fetch whose result is only logged is a diagnostic and is not
-    flagged.
+    flagged, nor is a card fetched to route a new task once the earlier one is
+    no longer in flight (not its stream, poll loop or update handler), when the
+    function touches no task but the ones it submits after the fetch.
 
     ## Why is this bad?
     On many peers a card fetch is a negotiation event, not a read: a probe
@@ -115,6 +116,16 @@ async def probe_cancel(http, url, first, message):
 """,
     ]
     INVALID = [
+        """
+from a2a.client import A2ACardResolver
+from a2a.types import Message
+
+async def converse(client, resolver: A2ACardResolver, first: Message, reply):
+    task = await client.send_message(first)  # the task now waits for input
+    card = await resolver.get_agent_card()  # expect: AC101
+    if card.capabilities.streaming:  # the fresh card decides how the same task goes on
+        await client.send_message(Message(task_id=task.id, parts=[reply]))
+""",
         """
 from a2a.client import A2ACardResolver
 from a2a.types import TaskIdParams
@@ -232,11 +243,16 @@ async def delegate(client, message, url):
         later = [c for c in scope.calls if c.order > fetch.order]
         sends = [c for c in later if flow.chain(c, "send") and runs_before(fetch, c)]
         new_tasks = flow.derived(scope, calls=sends).keys()
-        return bool(sends) and not any(
-            flow.chain(c, role) and not c.args.reads_any(new_tasks)
-            for c in later
-            for role in ("cancel", "subscribe", "get-task")
-        )
+        earlier = [c for c in scope.calls if c.order < fetch.order and flow.chain(c, "send")]
+        earlier_tasks = flow.derived(scope, calls=earlier).keys()
+
+        def touches_another_task(call: Call) -> bool:
+            if flow.chain(call, "send"):  # a follow-up message into the earlier task
+                return call.args.reads_any(earlier_tasks)
+            acts = any(flow.chain(call, role) for role in ("cancel", "subscribe", "get-task"))
+            return acts and not call.args.reads_any(new_tasks)
+
+        return bool(sends) and not any(touches_another_task(c) for c in later)
 
     def _decision(self, flow: Flow, scope: Scope, fetch: Call, returned_by: tuple[Call, ...] = ()):
         """Where the fetched card (or a value derived from it) decides something, and the

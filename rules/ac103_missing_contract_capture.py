@@ -21,7 +21,9 @@ class MissingContractCapture(Rule):
     (by default names like `*contract_hash*`, `*card_digest*`,
     `freeze_contract`, `capture_contract`, or what `[tool.a2alint.api]`
     declares), a `hashlib` digest over those fields, or a metadata key
-    carrying such a digest into the send. One finding per send call.
+    carrying such a digest into the send. One finding per send call. A
+    wrapper named like the API (`RemoteAgentConnection.send_message`) is not
+    judged itself: calls of it from outside its class are.
 
     ## Why is this bad?
     Without a frozen contract, nothing can tell later whether the peer is
@@ -123,6 +125,21 @@ def notify(bot: SlackBot):
 """,
     ]
     INVALID = [
+        """
+from a2a.client import A2ACardResolver, create_client
+
+class Peer:
+    async def connect(self, http, url):
+        self.card = await A2ACardResolver(http, url).get_agent_card()
+        self.client = await create_client(self.card)
+
+    def describe(self) -> str:  # for log lines: the digest is shown, never kept
+        return f"{self.card.name} ({card_digest(self.card)[:8]})"
+
+    async def ask(self, request):
+        async for event in self.client.send_message(request):  # expect: AC103
+            print(event)
+""",
         """
 from a2a.client import ClientFactory
 

@@ -2,13 +2,11 @@ from __future__ import annotations
 
 import re
 
-from a2alint.flow import Flow, bind_call, flow_of, implements_api, placeholder, runs_before
+from a2alint.flow import STATUS_FIELDS, TASK_ROLES, Flow, bind_call, flow_of, implements_api, placeholder, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 VALIDATOR_WORDS = ("etag", "if-none-match", "if_none_match", "last-modified", "last_modified", "if-modified-since")
-#: Roles of calls that act on a task.
-TASK_ROLES = {"send", "cancel", "subscribe", "get-task"}
 EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "fetched", "refresh", "deadline"}
 
 
@@ -68,6 +66,35 @@ class UnvalidatedCardRefetch(Rule):
     severity = "warning"
 
     VALID = [
+        """
+import asyncio, time
+import httpx
+from a2a.client import A2ACardResolver
+
+class Peer:
+    async def card(self, resolver: A2ACardResolver):
+        if self._card is not None:  # fetched once, then kept for the task's lifetime
+            return self._card
+        give_up_at = time.monotonic() + 30
+        while True:
+            if time.monotonic() > give_up_at:  # a bounded retry of the first fetch
+                raise TimeoutError("the peer never served its card")
+            try:
+                self._card = await resolver.get_agent_card()
+                return self._card
+            except httpx.TransportError:
+                await asyncio.sleep(1)
+
+async def fetch_or_fallback(resolver: A2ACardResolver, fallback):
+    give_up_at = time.monotonic() + 30
+    while True:
+        if time.monotonic() > give_up_at:  # gives up with a fallback: no cache here
+            return fallback
+        try:
+            return await resolver.get_agent_card()
+        except OSError:
+            await asyncio.sleep(1)
+""",
         """
 from a2a.client import A2ACardResolver
 
@@ -178,6 +205,23 @@ class CardCache:
 """,
     ]
     INVALID = [
+        """
+import asyncio
+from a2a.client import A2ACardResolver
+
+class Watcher:
+    async def watch(self, resolver: A2ACardResolver):
+        while True:  # refreshes the held card every five minutes, unconditionally
+            self.card = await resolver.get_agent_card()  # expect: AC104
+            await asyncio.sleep(300)
+
+async def wait_for_skill(resolver: A2ACardResolver):
+    for _ in range(60):  # polls until the skill appears: every pass re-reads the card
+        card = await resolver.get_agent_card()  # expect: AC104
+        if any(skill.id == "translate" for skill in card.skills):
+            return card
+        await asyncio.sleep(5)
+""",
         """
 import time
 from a2a.client import A2ACardResolver
@@ -383,7 +427,10 @@ def refresh(base):
             return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched", "loop", None
         guards = flow.guards(fetch)
         if self._caches(flow, scope, fetch):
+            deadlines = {id(g.test) for g in scope.guards if g.exit_kind == "raise"}  # `if late: raise`
             for test, _holds in guards:
+                if id(test) in deadlines:
+                    continue
                 if _checks_expiry(test) or any(_checks_expiry(t) for t in self._lookups(flow, scope, test)):
                     return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
         targets = set(next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), []))
@@ -417,12 +464,20 @@ def refresh(base):
         served from such a place by an earlier ``return`` (``if fresh: return cached``). A
         deadline checked before a fetch that is only returned is a bounded retry."""
         module = {t for b in flow.model.scopes[0].binds for t in b.targets}
+
+        def lasting(key: str) -> bool:
+            return key.startswith("self.") or key.split(".")[0] in module
+
         kept = flow.derived(scope, calls=[fetch])
         for bind in scope.binds:
             if any(c is fetch for c in bind.value.calls) or (bind.order > fetch.order and bind.value.reads_any(kept.keys())):
-                if any(t.startswith("self.") or t.split(".")[0] in module for t in bind.targets):
+                if any(lasting(t) for t in bind.targets):
                     return True
-        return any(e.kind == "return" and e.order < fetch.order and e.value.keys for e in scope.exits)
+        served = {t for b in scope.binds if any(lasting(k) for k in b.value.keys) for t in b.targets}
+        return any(
+            e.kind == "return" and e.order < fetch.order and any(lasting(k) or k.split(".")[0] in served for k in e.value.keys)
+            for e in scope.exits
+        )
 
     @staticmethod
     def _per_peer(scope: Scope, loop, fetch: Call) -> bool:
@@ -450,10 +505,16 @@ def refresh(base):
         acting = [c.order for c in scope.calls if c.roles & TASK_ROLES]
 
         def checks_the_result(frame) -> bool:
-            roots = {key.split(".")[0] for key in frame.test.expr.keys} if frame.test is not None else {""}
-            return all(root in result or root not in held for root in roots) and not any(
-                frame.start < order <= frame.end for order in acting
-            )
+            """Whether there is a result (``card``, ``card is not None``, ``r.status_code``),
+            not what the card says (``card.skills``): that would be waiting for a change."""
+            keys = frame.test.expr.keys if frame.test is not None else {""}
+            for key in keys:
+                root, _, rest = key.partition(".")
+                if root in result and rest and rest.split(".")[0] not in STATUS_FIELDS:
+                    return False
+                if root not in result and root in held:
+                    return False
+            return not any(frame.start < order <= frame.end for order in acting)
 
         return any(
             e.kind in ("break", "return")
