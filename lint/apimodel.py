@@ -269,6 +269,7 @@ class ApiModel:
     carried: dict[int, dict[str, set[str]]] = field(default_factory=dict)
     #: Functions of the module that return a card URL (``def card_url(base): return base + PATH``).
     card_url_functions: set[str] = field(default_factory=set)
+    locals: dict[int, frozenset[str]] = field(default_factory=dict)
     defined: set[str] = field(default_factory=set)
 
     def qualify(self, text: str | None, scope: Scope) -> str | None:
@@ -298,6 +299,14 @@ class ApiModel:
             found.update(self.types.get(id(s), {}))
         return found
 
+    def _locals(self, scope: Scope) -> frozenset[str]:
+        """The names a function has of its own (parameters and assigned names)."""
+        found = self.locals.get(id(scope))
+        if found is None:
+            names = {p.name for p in scope.params} | {t.split(".")[0] for b in scope.binds for t in b.targets}
+            found = self.locals[id(scope)] = frozenset(names) if scope.is_function else frozenset()
+        return found
+
     def carried_by(self, name: str, scope: Scope) -> set[str]:
         """Roles the value of ``name`` carries in ``scope``, or in an enclosing scope
         (a module-level ``CARD_PATH = "/.well-known/agent-card.json"``) unless ``scope``
@@ -307,7 +316,7 @@ class ApiModel:
             found = self.carried.get(id(current), {}).get(name)
             if found is not None:
                 return found
-            if _is_local(name.split(".")[0], current):
+            if name.split(".")[0] in self._locals(current):
                 return set()
             current = current.parent
         return set()
@@ -544,12 +553,6 @@ def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None =
             call.roles = roles_of(call, api)
     _mark_verifiers(model, api)
     return api
-
-
-def _is_local(name: str, scope: Scope) -> bool:
-    return scope.is_function and (
-        any(p.name == name for p in scope.params) or any(name in b.targets for b in scope.binds)
-    )
 
 
 def _value_roles(api: ApiModel, value: Expr, scope: Scope) -> set[str]:

@@ -200,8 +200,13 @@ class Flow:
             if scope.is_function:
                 self._functions.setdefault((scope.class_name, scope.name), scope)
         self._callers: dict[int, list[Call]] | None = None
+        self._module_names = {t for b in model.scopes[0].binds for t in b.targets}
 
     # -- values --
+    def outlives_the_call(self, key: str) -> bool:
+        """``key`` is kept beyond the function: on the object, or in a module-level name."""
+        return key.startswith("self.") or key.split(".")[0] in self._module_names
+
     def derived(self, scope: Scope, keys: Iterable[str] = (), calls: Iterable[Call] = ()) -> dict[str, int]:
         """Keys whose value derives from ``keys`` or from the results of ``calls``, with the
         order of the first bind that made them so. Follows assignments, unpacking, ``for``
@@ -451,8 +456,7 @@ class Flow:
         if fetch.method not in HTTP_READS:
             return False
         response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
-        module = {t for b in self.model.scopes[0].binds for t in b.targets}
-        if not response or any(t.startswith("self.") or t.split(".")[0] in module for t in response):
+        if not response or any(self.outlives_the_call(t) for t in response):
             return False
         exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
         exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]

@@ -83,10 +83,11 @@ def dotted(expr: cst.CSTNode) -> str | None:
             subset = any(a.keyword and a.keyword.value == "include" for a in expr.args)
             if func.attr.value in _IDENTITY_CONVERSIONS and base and not subset:
                 return base
-        name = dotted(func)
-        positional = [a for a in expr.args if a.keyword is None]
-        if name and name.rsplit(".", 1)[-1] in _IDENTITY_FUNCTIONS and len(positional) == 1 and not positional[0].star:
-            return dotted(positional[0].value)  # MessageToDict(card, preserving_proto_field_name=True)
+        last = func.value if type(func) is cst.Name else func.attr.value if type(func) is cst.Attribute else None
+        if last in _IDENTITY_FUNCTIONS:
+            positional = [a for a in expr.args if a.keyword is None]
+            if len(positional) == 1 and not positional[0].star:
+                return dotted(positional[0].value)  # MessageToDict(card, preserving_proto_field_name=True)
         if type(func) is cst.Name and func.value == "getattr" and len(expr.args) >= 2:
             base, key = dotted(expr.args[0].value), string_value(expr.args[1].value)
             return f"{base}.{snake(key)}" if base and key and key.isidentifier() else None

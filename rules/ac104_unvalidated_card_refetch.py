@@ -421,8 +421,9 @@ def refresh(base):
     def _refetch(self, flow: Flow, scope: Scope, fetch: Call):
         """Why ``fetch`` re-reads a card: (node, label, "loop" | "expiry" | "overwrite", the
         overwritten bind), or None."""
+        retries = bool(fetch.loops) and self._until_success(flow, scope, fetch)
         for loop in fetch.loops:
-            if self._per_peer(scope, loop, fetch) or self._until_success(flow, scope, fetch):
+            if retries or self._per_peer(scope, loop, fetch):
                 continue
             return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched", "loop", None
         guards = flow.guards(fetch)
@@ -463,11 +464,7 @@ def refresh(base):
         """The card outlives the call: kept on the object or in a module-level table, or
         served from such a place by an earlier ``return`` (``if fresh: return cached``). A
         deadline checked before a fetch that is only returned is a bounded retry."""
-        module = {t for b in flow.model.scopes[0].binds for t in b.targets}
-
-        def lasting(key: str) -> bool:
-            return key.startswith("self.") or key.split(".")[0] in module
-
+        lasting = flow.outlives_the_call
         kept = flow.derived(scope, calls=[fetch])
         for bind in scope.binds:
             if any(c is fetch for c in bind.value.calls) or (bind.order > fetch.order and bind.value.reads_any(kept.keys())):
