@@ -647,6 +647,11 @@ _SOURCE_ORDER = {
     cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
     cst.Attribute: ("value",),
     cst.Arg: ("value",),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.Parameters: ("posonly_params", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    cst.MatchCase: ("pattern", "guard", "body"),
 }
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 _ENTER, _LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(4)

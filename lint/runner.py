@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Iterator
 
 import libcst as cst
-from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from a2alint import apimodel
 from a2alint.config import Settings
@@ -29,6 +28,7 @@ from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import apply_edits, parses, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
+from a2alint.positions import Positions
 from a2alint.rule import Rule
 from a2alint.suppressions import SKIP_FILE, find_noqa
 
@@ -207,7 +207,7 @@ class Linter:
         module = model.module
         wanted = [n for _, r in reports for n in r.places()]
         spans = {id(node) for _, r in reports for node in (r.node, r.fix.old if r.fix else None) if node is not None}
-        positions = node_positions(model, text, wanted, spans)
+        positions = Positions(model, text).get(wanted, spans)
         seen = set()
         diagnostics = []
         for rule, report in reports:
@@ -326,153 +326,6 @@ def _undecodable(data: bytes, error: Exception) -> tuple[int, int, str]:
         f"({error.reason}); save it as UTF-8 or declare its encoding with a coding line "
         "such as '# -*- coding: latin-1 -*-'"
     )
-
-
-class _PositionSink:
-    """Where libcst's position-tracking code generator stores what it measures."""
-
-    def __init__(self) -> None:
-        self._computed: dict = {}
-
-
-_PLACE = object()  # node_positions: place statements with CPython's parser
-
-
-def node_positions(
-    model: ModuleModel, text: str, wanted: list[cst.CSTNode], spans: frozenset[int] | set[int] = frozenset(), starts=_PLACE
-) -> dict:
-    """Syntactic ranges of the ``wanted`` nodes (and their neighbours), as libcst's
-    ``PositionProvider`` computes them, generating only the innermost statements that
-    hold them. Only the start of a wanted node is exact unless its id is in ``spans``.
-
-    libcst knows positions only by generating code. A file's findings sit in a few of
-    its statements, so only those are generated, each from the line CPython's parser
-    (parsing only: nothing is run) gives it and with its block's indentation; a compound
-    statement whose header alone holds findings is generated without its body. Where a
-    statement cannot be placed (a ``match`` case, a file CPython cannot parse), the
-    statement around it, or the whole module, is generated instead."""
-    module = model.module
-    sink = _PositionSink()
-    starts = _statement_starts(module, text) if starts is _PLACE else starts
-    chosen: dict[int, cst.CSTNode] = {}
-    whole: set[int] = set()  # statements generated with their bodies
-    for node in wanted:
-        innermost = statement = model.statement_of.get(id(node))
-        while statement is not None and (starts is None or id(statement) not in starts):
-            statement = model.parent_statement.get(id(statement))
-        if statement is None:
-            chosen = {}
-            break
-        chosen[id(statement)] = statement
-        in_body = isinstance(node, (cst.BaseSuite, cst.Else))  # a plug-in may point at a block
-        if statement is not innermost or type(statement) not in _HEADERS or in_body or (node is statement and id(node) in spans):
-            whole.add(id(statement))
-    if not chosen:
-        pieces = [(module, module, 1, [])]
-    else:
-        pieces = [
-            (s, s if id(s) in whole else _header_only(s), *starts[id(s)])
-            for s in chosen.values()
-            if not _inside_another(model, s, whole)
-        ]
-    for statement, generated, line, indents in pieces:
-        state = PositionProvidingCodegenState(
-            default_indent=module.default_indent, default_newline=module.default_newline, provider=sink
-        )
-        state.line, state.indent_tokens = line, list(indents)
-        parent = model.parent_statement.get(id(statement))
-        generated._codegen(state, **({"is_elif": True} if _is_if_elif(parent) and parent.orelse is statement else {}))
-        if generated is not statement:
-            sink._computed[statement] = sink._computed.pop(generated)
-    if chosen and any(node not in sink._computed for node in wanted):  # never a KeyError: the whole module
-        return node_positions(model, text, wanted, spans, starts=None)
-    return sink._computed
-
-
-#: Compound statements whose header (decorators, ``def`` line, test, iterable, items)
-#: can be generated without their body.
-_HEADERS = (cst.FunctionDef, cst.ClassDef, cst.For, cst.While, cst.If, cst.With)
-
-
-def _header_only(statement: cst.CSTNode) -> cst.CSTNode:
-    """A copy of a compound ``statement`` with an empty body and no ``else``: its header
-    nodes are the same objects, at the same places, so their positions are the same."""
-    body = statement.body
-    changes: dict = {"body": body.with_changes(body=()) if isinstance(body, cst.IndentedBlock) else body}
-    if hasattr(statement, "orelse"):
-        changes["orelse"] = None
-    return statement.with_changes(**changes)
-
-
-def _inside_another(model: ModuleModel, statement: cst.CSTNode, generated_whole: set[int]) -> bool:
-    parent = model.parent_statement.get(id(statement))
-    while parent is not None:
-        if id(parent) in generated_whole:
-            return True
-        parent = model.parent_statement.get(id(parent))
-    return False
-
-
-def _statement_starts(module: cst.Module, text: str) -> dict[int, tuple[int, list[str]]] | None:
-    """For each statement CPython's parser can place: the first line of its code (leading
-    blank and comment lines included) and the indentation of its block; None when
-    CPython cannot parse the file."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    starts: dict[int, tuple[int, list[str]]] = {}
-
-    def pair(statements, nodes, indents: list[str]) -> bool:
-        index = 0
-        for statement in statements:
-            if index >= len(nodes):
-                return False
-            first = nodes[index]
-            decorators = getattr(statement, "decorators", ())
-            line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
-            above = len(statement.leading_lines) + (len(decorators[0].leading_lines) if decorators else 0)
-            starts[id(statement)] = (line - above, indents)
-            if isinstance(statement, cst.SimpleStatementLine):
-                index += len(statement.body)
-                continue
-            index += 1
-            for block, children in _blocks(statement, first):
-                if isinstance(block, cst.IndentedBlock):
-                    indent = block.indent if block.indent is not None else module.default_indent
-                    if not pair(block.body, children, [*indents, indent]):
-                        return False
-            if _is_if_elif(statement) and not pair([statement.orelse], first.orelse, indents):
-                return False
-        return index == len(nodes)
-
-    return starts if pair(module.body, tree.body, []) else None
-
-
-def _is_if_elif(statement: cst.CSTNode) -> bool:
-    """Whether ``statement`` is an ``if`` (or ``elif``) followed by an ``elif``."""
-    return isinstance(statement, cst.If) and isinstance(statement.orelse, cst.If)
-
-
-def _blocks(statement: cst.CSTNode, node: ast.stmt) -> list[tuple[cst.BaseSuite, list[ast.stmt]]]:
-    """The indented blocks of a compound statement beside CPython's statements for them
-    (an ``elif`` is a statement of its own, at the ``if``'s indentation)."""
-    if isinstance(statement, (cst.FunctionDef, cst.ClassDef, cst.With)):
-        return [(statement.body, node.body)]
-    if isinstance(statement, (cst.For, cst.While)):
-        return [(statement.body, node.body)] + ([(statement.orelse.body, node.orelse)] if statement.orelse else [])
-    if isinstance(statement, cst.If):
-        orelse = statement.orelse
-        return [(statement.body, node.body)] + ([(orelse.body, node.orelse)] if isinstance(orelse, cst.Else) else [])
-    if isinstance(statement, (cst.Try, cst.TryStar)):
-        blocks = [(statement.body, node.body)]
-        blocks += [(handler.body, caught.body) for handler, caught in zip(statement.handlers, node.handlers)]
-        blocks += [(statement.orelse.body, node.orelse)] if statement.orelse else []
-        blocks += [(statement.finalbody.body, node.finalbody)] if statement.finalbody else []
-        return blocks
-    return []
 
 
 def read_source(path: Path) -> bytes:

@@ -17,7 +17,7 @@ from a2alint.apimodel import PACKAGE_WORDS, may_matter
 from a2alint.config import Settings
 from a2alint.registry import load_rules
 from a2alint.rule import Invalid
-from a2alint import runner
+from a2alint import positions, runner
 from a2alint.runner import MIN_FILES_PER_POOL, lint_source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,14 +114,47 @@ def test_concurrent_runs_share_the_cache_safely(many_files):
 
 
 def test_positions_of_the_statements_with_findings_equal_a_whole_module_pass(monkeypatch):
-    """Only statements that hold findings are generated for positions; the result must be
-    what generating the whole module gives (the fallback when CPython cannot parse)."""
+    """Positions come from CPython's parser, or from generating only the statements that
+    hold findings; the result must be what generating the whole module gives (the
+    fallback when CPython cannot parse or pair the file)."""
     texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples())
     partial = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
-    monkeypatch.setattr(runner, "_statement_starts", lambda module, text: None)
+    monkeypatch.setattr(positions.Positions, "_pair", lambda self, *args: False)
     whole = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
     assert partial == whole
     assert sum(len(p) for p in partial) > 100
+
+
+def test_positions_placed_by_cpython_are_the_ones_libcst_generates():
+    """Every fact CPython's parser places (statements, calls, tests, parameters, ``with``
+    items) is placed exactly where libcst's PositionProvider puts it; CPython's byte
+    columns become characters on lines that are not ASCII."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from a2alint.model import build_model
+
+    texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples())
+    texts.append('é = "é"; s = é.upper(f(1))\nasync def g(a, /, *b, c=h(2), **d):\n    x = k(1) if j(2) else l(3)\n')
+    placed = 0
+    for text in texts:
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:  # AC000's examples
+            continue
+        model = build_model(module, "x.py")
+        where = positions.Positions(model, text)
+        facts = [f.node for s in model.scopes for f in (*s.calls, *s.binds, *s.tests, *s.exits, *s.frames)]
+        facts += [p.node for s in model.scopes for p in s.params]
+        for node in facts:
+            holder = node if id(node) in where._ast else model.statement_of.get(id(node))
+            if holder is not None:
+                where._place(holder)
+        truth = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        for node, found in where.ranges.items():
+            assert found == truth[node], (type(node).__name__, module.code_for_node(node))
+        placed += len(where.ranges)
+    assert placed > 2000
 
 
 ELIF_AND_HEADERS = """\
@@ -150,7 +183,7 @@ def test_an_elif_and_a_header_are_placed_as_a_whole_module_pass_places_them(monk
     """An ``elif`` is generated as an ``elif`` of its own, a header without its body."""
     partial = _shape(lint_source(ELIF_AND_HEADERS)) + _related(ELIF_AND_HEADERS)
     assert [(note.line, note.column) for note in partial[-1]] == [(5, 5), (13, 13)]
-    monkeypatch.setattr(runner, "_statement_starts", lambda module, text: None)
+    monkeypatch.setattr(positions.Positions, "_pair", lambda self, *args: False)
     assert _shape(lint_source(ELIF_AND_HEADERS)) + _related(ELIF_AND_HEADERS) == partial
 
 
