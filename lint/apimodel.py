@@ -1,11 +1,11 @@
 """The A2A API model: which calls fetch a card, send, poll, cancel, subscribe, verify.
 
-One table, shared by every rule and by the prefilter. Names are resolved
-through the module's imports and the types its variables are bound to
-(``resolver = A2ACardResolver(...)`` makes ``resolver.get_agent_card()`` a
-card fetch), never guessed from text alone. A method whose receiver is unknown
-matches by name only inside A2A client code, and never when the receiver is
-known to be something else or the module defines that method itself.
+One table, shared by the value analysis (:mod:`a2alint.values`, which resolves what
+each call names through imports and the types of the values it is made on, so that
+``resolver = A2ACardResolver(...)`` makes ``resolver.get_agent_card()`` a card fetch)
+and by the prefilter. A method whose receiver is unknown matches by name only inside
+A2A client code, and never when the receiver is known to be something else or the
+module defines that method itself.
 
 Names come from the real packages: a2a-sdk 0.2.16, 0.3.x and 1.x, google-adk,
 python-a2a, fasta2a and crewai (see the rule docs for the versions covered).
@@ -15,12 +15,8 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field
-from typing import Iterable
 
-import libcst as cst
-
-from a2alint.model import Call, Expr, ModuleModel, Scope, dotted, string_value
+from a2alint.model import ModuleModel
 
 # --- packages --------------------------------------------------------------------------
 
@@ -95,7 +91,7 @@ QUALIFIED_ROLES: dict[str, tuple[str, ...]] = {
         "a2a:*Transport.subscribe",
         "python_a2a:StreamingClient.tasks_resubscribe",
     ),
-    "verify-signature": ("crewai:verify_agent_card_signature",),
+    "verify-signature": ("crewai:verify_agent_card_signature", "a2a:SignatureVerifier.__call__"),
     "contract-capture": (),
 }
 
@@ -119,7 +115,7 @@ METHOD_ROLES: dict[str, str] = {
     "tasks_resubscribe": "subscribe",
 }
 #: ``get_agent_card`` is python-a2a's attribute getter; by name it counts only beside a2a-sdk.
-_SDK_ONLY_METHODS = {"get_agent_card"}
+SDK_ONLY_METHODS = frozenset({"get_agent_card"})
 
 #: JSON-RPC method names. The slash forms are distinctive anywhere in a call's
 #: arguments; the PascalCase (v1.0) forms only as the value of a ``"method"`` key.
@@ -149,7 +145,7 @@ REST_ROLES: tuple[tuple[re.Pattern[str], str], ...] = (
 #: REST reads of a task's own status: ``GET /tasks/{id}``.
 REST_READS: tuple[tuple[re.Pattern[str], str], ...] = ((re.compile(r"/tasks/[^/:]+$"), "get-task"),)
 #: Calls that take a JSON-RPC method name as an argument (``self._rpc("SendMessage", params)``).
-_RPC_HELPER = re.compile(r"rpc|call|request|invoke|post|send", re.IGNORECASE)
+RPC_HELPER = re.compile(r"rpc|call|request|invoke|post|send", re.IGNORECASE)
 CARD_PATHS = (
     "/.well-known/agent.json",
     "/.well-known/agent-card.json",
@@ -252,341 +248,36 @@ def may_matter(data: bytes, settings: object) -> bool:
     return answer
 
 
-# --- resolution -------------------------------------------------------------------------
-
-
-@dataclass
-class ApiModel:
-    """Types of names and roles of calls in one module."""
-
-    model: ModuleModel
-    configured: dict[str, tuple[str, ...]]
-    imports_sdk: bool = False
-    #: scope -> key -> canonical type; ``self.x`` keys live under the class name.
-    types: dict[int, dict[str, str]] = field(default_factory=dict)
-    class_types: dict[str, dict[str, str]] = field(default_factory=dict)
-    #: scope -> variable -> roles its value carries (a JSON-RPC body, a card URL).
-    carried: dict[int, dict[str, set[str]]] = field(default_factory=dict)
-    #: Functions of the module that return a card URL (``def card_url(base): return base + PATH``).
-    card_url_functions: set[str] = field(default_factory=set)
-    locals: dict[int, frozenset[str]] = field(default_factory=dict)
-    defined: set[str] = field(default_factory=set)
-
-    def qualify(self, text: str | None, scope: Scope) -> str | None:
-        """The canonical name of a dotted expression, or None if unknown."""
-        if not text:
-            return None
-        parts = text.split(".")
-        env = self.env(scope)
-        for end in range(len(parts), 0, -1):
-            head = ".".join(parts[:end])
-            if head in env:
-                return ".".join([env[head], *parts[end:]])
-        if parts[0] in self.model.imports:
-            return canonical(".".join([self.model.imports[parts[0]], *parts[1:]]))
-        if parts[0] in self.model.classes:  # a class this module defines: never an SDK type
-            return ".".join([f"local:{parts[0]}", *parts[1:]])
-        return None
-
-    def env(self, scope: Scope) -> dict[str, str]:
-        found = dict(self.class_types.get(scope.class_name or "", {}))
-        chain = []
-        current: Scope | None = scope
-        while current is not None:
-            chain.append(current)
-            current = current.parent
-        for s in reversed(chain):
-            found.update(self.types.get(id(s), {}))
-        return found
-
-    def _locals(self, scope: Scope) -> frozenset[str]:
-        """The names a function has of its own (parameters and assigned names)."""
-        found = self.locals.get(id(scope))
-        if found is None:
-            names = {p.name for p in scope.params} | {t.split(".")[0] for b in scope.binds for t in b.targets}
-            found = self.locals[id(scope)] = frozenset(names) if scope.is_function else frozenset()
-        return found
-
-    def carried_by(self, name: str, scope: Scope) -> set[str]:
-        """Roles the value of ``name`` carries in ``scope``, or in an enclosing scope
-        (a module-level ``CARD_PATH = "/.well-known/agent-card.json"``) unless ``scope``
-        has a name of its own by that name (a parameter or a local)."""
-        current: Scope | None = scope
-        while current is not None:
-            found = self.carried.get(id(current), {}).get(name)
-            if found is not None:
-                return found
-            if name.split(".")[0] in self._locals(current):
-                return set()
-            current = current.parent
-        return set()
-
-    def type_of_call(self, call: Call) -> str | None:
-        name = self.qualify(call.callee, call.scope)
-        if name is None:
-            return None
-        if name in RETURNS:
-            return RETURNS[name]
-        last = name.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-        return name if last[:1].isupper() else None
-
-
-def _bound_type(api: ApiModel, scope: Scope, bind) -> str | None:
-    """The type a bind gives its target: its annotation, the call it stores, or the
-    type of the name it copies (``self.factory = factory``)."""
-    if bind.annotation:
-        annotated = api.qualify(bind.annotation, scope)
-        if annotated:
-            return annotated
-    value = bind.value.node
-    inner = value.expression if isinstance(value, cst.Await) else value
-    call = next((c for c in bind.value.calls if c.node is inner), None)
-    if call is not None:
-        return api.type_of_call(call)
-    if isinstance(inner, cst.Name):
-        return api.types.get(id(scope), {}).get(inner.value)
-    return None
-
+# --- what the value analysis needs of the tables -------------------------------------------
 
 #: QUALIFIED_ROLES compiled: one regular expression per role.
-_QUALIFIED_PATTERNS = {
+QUALIFIED_PATTERNS = {
     role: re.compile("|".join(fnmatch.translate(p) for p in patterns))
     for role, patterns in QUALIFIED_ROLES.items()
     if patterns
 }
-
-
-def _configured_match(patterns: Iterable[str], *names: str | None) -> bool:
-    return any(name and fnmatch.fnmatchcase(name, pattern) for pattern in patterns for name in names)
-
-
-def _stringish(node: cst.BaseExpression, scope: Scope, api: ApiModel) -> bool:
-    """A URL rather than an AgentCard: a literal, an f-string, ``str`` parameter or a
-    ``*url*`` name or attribute (``self.base_url``)."""
-    if string_value(node) is not None or isinstance(node, cst.BinaryOperation):
-        return True
-    key = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
-    if key is None:
-        return False
-    for param in scope.params:
-        if param.name == key and param.annotation:
-            return param.annotation == "str"
-    name = key.rsplit(".", 1)[-1].lower()
-    return any(word in name for word in ("url", "endpoint", "base", "address", "host"))
-
-
-def _first_arg(call: Call, keyword: str) -> cst.BaseExpression | None:
-    arg = call.keyword(keyword)
-    if arg is not None:
-        return arg.value
-    positional = [a for a in call.call.args if a.keyword is None and not a.star]
-    return positional[0].value if positional else None
-
-
-def _conditional_fetch(name: str, call: Call, api: ApiModel) -> bool:
-    """Calls that fetch only for some arguments (a URL rather than a card)."""
-    if name in ("a2a:create_client", "a2a:ClientFactory.connect", "adk:RemoteA2aAgent"):
-        keyword = "agent_card" if name == "adk:RemoteA2aAgent" else "agent"
-        arg = call.keyword(keyword)
-        if arg is None and name == "adk:RemoteA2aAgent":
-            positional = [a for a in call.call.args if a.keyword is None]
-            value = positional[1].value if len(positional) > 1 else None
-        else:
-            value = arg.value if arg is not None else _first_arg(call, keyword)
-        return value is not None and _stringish(value, call.scope, api)
-    if name == "fasta2a:A2AClient":
-        flag = call.keyword("fetch_card")
-        return flag is not None and isinstance(flag.value, cst.Name) and flag.value.value == "True"
-    return False
-
-
-def roles_of(call: Call, api: ApiModel) -> set[str]:
-    model = api.model
-    name = api.qualify(call.callee, call.scope)
-    call.qualified = name
-    roles: set[str] = set()
-    if name:
-        roles.update(role for role, pattern in _QUALIFIED_PATTERNS.items() if pattern.match(name))
-        if _conditional_fetch(name, call, api):
-            roles.add("card-fetch")
-    raw_name = None
-    if name is None and call.callee and call.callee.split(".")[0] in model.imports:
-        raw_name = model.imports[call.callee.split(".")[0]] + call.callee[len(call.callee.split(".")[0]) :]
-    for role, patterns in api.configured.items():
-        if _configured_match(patterns, name, raw_name, call.callee):
-            roles.add(role)
-    if "contract-capture" not in api.configured and _configured_match(CONTRACT_CAPTURE_NAMES, call.method):
-        roles.add("contract-capture")
-    if not roles and name is None and model.is_a2a and call.method in METHOD_ROLES:
-        defined_here = call.method in api.defined and (call.receiver in (None, "self", "cls"))
-        if not defined_here and (call.method not in _SDK_ONLY_METHODS or api.imports_sdk):
-            roles.add(METHOD_ROLES[call.method])
-    roles |= _wire_roles(call, api)
-    return roles
-
-
-def _wire_roles(call: Call, api: ApiModel) -> set[str]:
-    """Roles from what a call puts on the wire: JSON-RPC methods, REST and card paths."""
-    roles: set[str] = set()
-    args = call.args
-    nested_strings = {s for inner in args.calls for s in inner.args.strings}
-    nested_methods = {m for inner in args.calls for m in inner.args.rpc_methods}
-    own_strings = [s for s in args.strings if s not in nested_strings]
-    method = (call.method or "").lstrip("_")
-    positional = [string_value(a.value) for a in call.call.args if a.keyword is None]
-    for text in own_strings:
-        if "/" in text and RPC_ROLES.get(text):
-            roles.add(RPC_ROLES[text])
-        elif text in RPC_ROLES and text in positional and _RPC_HELPER.search(method):
-            roles.add(RPC_ROLES[text])
-        role = rest_role(text)
-        if role:
-            roles.add(role)
-        if method in HTTP_READS:
-            roles.update(r for pattern, r in REST_READS if pattern.search(text))
-    for method in args.rpc_methods - nested_methods:
-        if method in RPC_ROLES:
-            roles.add(RPC_ROLES[method])
-    if method in HTTP_READS and _requests_card(call, own_strings):
-        roles.add("card-fetch")
-    for name in args.names:
-        for role in api.carried_by(name, call.scope):
-            if role == "card-url" and method in HTTP_READS:
-                roles.add("card-fetch")
-            elif role != "card-url" and method in HTTP_WRITES:
-                roles.add(role)
-    if method in HTTP_READS and _http_client(call) and any(
-        inner.method in api.card_url_functions and inner.receiver in (None, "self", "cls") for inner in args.calls
-    ):
-        roles.add("card-fetch")  # `session.get(self._card_url(url))`, not `CARDS.get(card_url(base))`
-    return roles
-
-
-def _http_client(call: Call) -> bool:
-    """``call`` is made on an HTTP client (``httpx.get``, ``session.get``, ``self.http.get``),
-    as far as its name tells."""
-    if (call.qualified or "").split(".")[0] in ("httpx", "requests", "aiohttp", "urllib"):
-        return True
-    receiver = (call.receiver or "").rsplit(".", 1)[-1].lower()
-    return any(word in receiver for word in ("http", "session", "client", "requests", "httpx"))
-
-
-def _requests_card(call: Call, strings: list[str]) -> bool:
-    """An HTTP GET of a card URL: a card path joined to a base URL, or any card path
-    through a known HTTP client. A bare path on something else is a server route
-    (``app.get(AGENT_CARD_WELL_KNOWN_PATH)``), not a fetch."""
-    names = call.args.names
-    via_http = (call.qualified or "").split(".")[0] in ("httpx", "requests", "aiohttp", "urllib")
-    for text in strings:
-        if is_card_url(text) and (via_http or not text.startswith("/") or len(names) > 0):
-            return True
-    if names & set(CARD_PATH_CONSTANTS):
-        return via_http or len(names - set(CARD_PATH_CONSTANTS)) > 0
-    return False
-
-
-def _carried_roles(value_strings: list[str], value_methods: set[str], names: set[str]) -> set[str]:
-    roles = set()
-    for text in value_strings:
-        if is_card_url(text):
-            roles.add("card-url")
-        if "/" in text and text in RPC_ROLES:
-            roles.add(RPC_ROLES[text])
-        role = rest_role(text)
-        if role:
-            roles.add(role)
-    roles.update(RPC_ROLES[m] for m in value_methods if m in RPC_ROLES)
-    roles.update(r for text in value_strings for pattern, r in REST_READS if pattern.search(text))
-    if names & set(CARD_PATH_CONSTANTS):
-        roles.add("card-url")
-    return roles
+CARD_TYPES = frozenset({"a2a:AgentCard", "python_a2a:AgentCard", "fasta2a:AgentCard"})
+TASK_EVENT_TYPES = frozenset(
+    {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
+)
+#: A method named for verifying a card's signature (``verify_card_signature``, ``card_verify``).
+VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)
 
 
 def _is_a2a(model: ModuleModel, configured: dict[str, tuple[str, ...]]) -> bool:
     for qualified in model.imports.values():
         if canonical(qualified) != qualified:
             return True
-        if any(_configured_match(patterns, qualified) for patterns in configured.values()):
+        if any(fnmatch.fnmatchcase(qualified, p) for patterns in configured.values() for p in patterns):
             return True
     if any("/" in s and s in RPC_ROLES for s in model.strings) or model.rpc_methods & RPC_ROLES.keys():
         return True
     return any(is_card_url(s) for s in model.strings)
 
 
-def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None = None) -> ApiModel:
-    """Resolve types and roles for every call in ``model``."""
+def annotate(model: ModuleModel, configured: dict[str, tuple[str, ...]] | None = None) -> None:
+    """What the module itself says about A2A: whether it is A2A client code, whether it
+    imports a2a-sdk. What its calls mean is for the value analysis to say."""
     configured = dict(configured or {})
-    api = ApiModel(model, configured)
-    model.api = api
     model.is_a2a = _is_a2a(model, configured)
-    api.imports_sdk = any(q == "a2a" or q.startswith("a2a.") for q in model.imports.values())
-    api.defined = {s.name for s in model.scopes if s.is_function}
-    for scope in model.scopes:
-        types = api.types.setdefault(id(scope), {})
-        for param in scope.params:
-            if param.annotation:
-                qualified = api.qualify(param.annotation, scope.parent or scope)
-                if qualified:
-                    types[param.name] = qualified
-        carried = api.carried.setdefault(id(scope), {})
-        for bind in scope.binds:
-            value_roles = _value_roles(api, bind.value, scope)
-            for target in bind.targets:
-                if value_roles:
-                    carried.setdefault(target, set()).update(value_roles)
-            if len(bind.targets) != 1:
-                continue
-            bound = _bound_type(api, scope, bind)
-            if bound:
-                target = bind.targets[0]
-                if target.startswith("self.") and scope.class_name:
-                    api.class_types.setdefault(scope.class_name, {})[target] = bound
-                else:
-                    types[target] = bound
-    api.card_url_functions = {
-        scope.name
-        for scope in model.scopes
-        if scope.is_function and any(e.kind == "return" and _carries_card_url(api, e.value, scope) for e in scope.exits)
-    }
-    for scope in model.scopes:
-        for call in scope.calls:
-            call.roles = roles_of(call, api)
-    _mark_verifiers(model, api)
-    return api
-
-
-def _value_roles(api: ApiModel, value: Expr, scope: Scope) -> set[str]:
-    """Roles a value carries (a card URL, a JSON-RPC method...), its names' included."""
-    roles = _carried_roles(value.strings, value.rpc_methods, value.names)
-    roles |= {r for name in value.names for r in api.carried_by(name, scope)}
-    if any(call.method in HTTP_READS for call in value.calls):
-        roles.discard("card-url")  # `response = http.get(card_url)` holds a response, not a URL
-    return roles
-
-
-def _carries_card_url(api: ApiModel, value: Expr, scope: Scope) -> bool:
-    return "card-url" in _value_roles(api, value, scope)
-
-
-_VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)
-
-
-def _mark_verifiers(model: ModuleModel, api: ApiModel) -> None:
-    """Signature checks: ``create_signature_verifier(...)`` and calls of what it returns,
-    fetches given ``signature_verifier=``, and functions named for verifying a card's signature."""
-    for scope in model.scopes:
-        verifiers = {
-            target
-            for bind in scope.binds
-            for call in bind.value.calls
-            if call.qualified == "a2a:create_signature_verifier"
-            for target in bind.targets
-        }
-        verifiers |= {k for k, v in api.env(scope).items() if v == "a2a:SignatureVerifier"}
-        for call in scope.calls:
-            if call.callee in verifiers or call.keyword("signature_verifier") is not None:
-                call.roles.add("verify-signature")
-            elif model.is_a2a and call.method and _VERIFY_NAME.search(call.method):
-                call.roles.add("verify-signature")
-            elif call.method in ("verify", "decode") and any(k.endswith(".signatures") for k in call.args.keys):
-                call.roles.add("verify-signature")
+    model.imports_sdk = any(q == "a2a" or q.startswith("a2a.") for q in model.imports.values())

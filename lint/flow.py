@@ -1,84 +1,104 @@
-"""Flow analysis: the questions rules ask of a module's facts.
+"""The questions rules ask, answered once for all of them.
 
-"Which names hold an Agent Card here?", "which values derive from this call?",
-"does this value reach a hash?". Answers are computed once per scope from the
-facts the single traversal recorded, and cached on the :class:`Flow`.
+"Does this run after the task was submitted, and why?", "which card does this send
+go out under?", "is this a cache, and does it expire?", "does this condition test
+that a skill is missing?". Answers rest on where values come from
+(:mod:`a2alint.values`, project-wide) and on the control paths of the facts
+(:mod:`a2alint.control`); they are computed on demand and cached on the
+:class:`Flow` of the module being checked.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES
-from a2alint.model import Bind, Call, Expr, Fact, Frame, ModuleModel, Path, Scope, Test, dotted, prefixes
-
-_CARD_NAME = re.compile(r"(^|_)card$")
-CARD_TYPES = frozenset({"a2a:AgentCard", "python_a2a:AgentCard", "fasta2a:AgentCard"})
-
-
-def is_card_name(key: str) -> bool:
-    """``card``, ``agent_card``, ``self._peer_card``: names code gives to an Agent Card."""
-    return bool(_CARD_NAME.search(key.rsplit(".", 1)[-1]))
-
-
-def bind_call(bind: Bind) -> Call | None:
-    """The call a bind's value *is* (``x = f()``, ``x = await f()``), if any."""
-    value = bind.value.node
-    inner = value.expression if isinstance(value, cst.Await) else value
-    return next((c for c in bind.value.calls if c.node is inner), None)
-
-
-def implements_api(scope: Scope) -> bool:
-    """A function that implements an A2A call itself (an SDK transport, a thin wrapper
-    named ``send_message`` or ``_send_task``): its callers are the client code to judge."""
-    return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
-
-
-def flow_of(model: ModuleModel) -> "Flow":
-    """The module's one flow analysis, shared by every rule."""
-    if model.flow is None:
-        model.flow = Flow(model)
-    return model.flow
-
-
-# --- control flow ------------------------------------------------------------------------
-
-TASK_EVENT_TYPES = frozenset(
-    {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
+from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
+from a2alint.model import Bind, Call, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes
+from a2alint.values import (
+    CARD,
+    CARD_KINDS,
+    CLIENT,
+    CONTRACT,
+    CONTRACT_FIELDS,
+    DIGEST,
+    SKILLS,
+    STATE,
+    STATUS,
+    TASK,
+    TYPE,
+    Analysis,
+    Guess,
+    guessed,
+    is_card_name,
 )
-HELPER_DEPTH = 3
+
+__all__ = ["Anchor", "Flow", "Origin", "flow_of", "is_card_name", "runs_before", "exclusive", "leaves_before"]
+
 #: Roles of the calls that act on a task.
 TASK_ROLES = frozenset({"send", "cancel", "subscribe", "get-task"})
+#: How many callers up "runs after submission" is looked for.
+CALLER_DEPTH = 3
 #: What a readiness probe reads of an HTTP response (see Flow.is_probe).
 STATUS_FIELDS = {"status_code", "status", "ok", "is_success", "is_error"}
 _STATUS_CHECKS = {"raise_for_status"}
+#: ``TaskUpdater`` methods that move a task's state (all a2a-sdk versions), and the failing ones.
+TASK_TRANSITIONS = frozenset(
+    {"update_status", "complete", "failed", "reject", "submit", "start_work", "cancel", "requires_input", "requires_auth"}
+)
+FAILING_TRANSITIONS = frozenset({"failed", "reject", "cancel"})
+UPDATER_TYPES = frozenset({"a2a:TaskUpdater"})
+FAILED_STATES = frozenset({"failed", "canceled", "cancelled", "rejected"})
+#: Time sources an expiry check compares with.
+_CLOCKS = ("time.time", "time.monotonic", ".now", ".utcnow", "time.perf_counter", "loop.time")
+EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "fetched", "refresh", "deadline"}
+
+
+def flow_of(model: ModuleModel) -> "Flow":
+    """The module's one flow analysis, shared by every rule (a project of its own when
+    the engine did not give it one)."""
+    if model.flow is None:
+        from a2alint.project import Project
+
+        model.flow = Flow(model, Analysis(Project.of(model)))
+    return model.flow
+
+
+def field_of(key: str) -> str:
+    return key.rsplit(".", 1)[-1]
+
+
+def api_named(scope: Scope) -> bool:
+    """A function named like the A2A call it makes (``send_message``, ``_send_task``)."""
+    return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
 
 
 @dataclass(frozen=True)
 class Anchor:
-    """Why a point runs after the task was submitted: a node and a label for the reader."""
+    """Why a point runs after the task was submitted: a fact (of this module or another)
+    and a label for the reader."""
 
-    node: cst.CSTNode
+    node: object
     label: str
-    #: Call sites of same-module helpers on the way, innermost first.
-    via: tuple[tuple[cst.CSTNode, str], ...] = ()
-    #: ``node`` is the send itself (not a poll, a handler or a consumer registration).
+    #: Call sites on the way from the anchor to the point, innermost first (in callers).
+    via: tuple[tuple[object, str], ...] = ()
+    #: ``node`` is a send (not a poll, a handler or a consumer registration).
     is_send: bool = False
     #: The function ``node`` is in.
     scope: Scope | None = None
-    #: The point runs while the task is in flight: inside its stream or polling loop, or
-    #: in a handler of its updates (not merely after an earlier send).
+    #: The point runs while the task is in flight: inside its stream or polling loop, in a
+    #: handler of its updates, or deciding a call that acts on the submitted task (not
+    #: merely after an earlier send).
     live: bool = False
 
-    def notes(self) -> list[tuple[cst.CSTNode, str]]:
+    def notes(self) -> list[tuple[object, str]]:
         return [(self.node, self.label), *self.via]
 
-    def path(self) -> list[cst.CSTNode]:
-        """The anchor and the helper call sites, in execution order."""
+    def path(self) -> list[object]:
+        """The anchor and the call sites, in execution order."""
         return [self.node, *(node for node, _ in reversed(self.via))]
 
 
@@ -86,10 +106,10 @@ class Anchor:
 class Origin:
     """Where a value comes from: a fetch (maybe inside a helper), a parameter, a bind."""
 
-    node: cst.CSTNode  # the fetch or helper call site, the parameter, or the bind
+    node: object  # the fetch or helper call site, the parameter, or the bind (a fact or a node)
     key: str
     how: str  # "fetched", "received" or "set"
-    #: The same-module helper whose call fetches it, if any.
+    #: The project function whose call fetches it, if any.
     helper: str | None = None
     #: The bind that gives it the value, if it is not a parameter.
     bind: Bind | None = None
@@ -104,113 +124,175 @@ class Origin:
         return text
 
 
-def exclusive(a: Fact, b: Fact) -> bool:
-    """``a`` and ``b`` sit in different branches of one ``if`` or ``try``: never both run."""
-    for (frame_a, branch_a), (frame_b, branch_b) in zip(a.path, b.path):
-        if frame_a is not frame_b:
-            return False
-        if branch_a != branch_b:
-            return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
-    return False
-
-
-def leaves_before(first: Fact, second: Fact) -> bool:
-    """``first`` sits in a branch that always returns or raises before ``second`` is reached."""
-    shared = 0
-    for (frame_a, branch_a), (frame_b, branch_b) in zip(first.path, second.path):
-        if frame_a is not frame_b or branch_a != branch_b:
-            break
-        shared += 1
-    for frame, branch in first.path[shared:]:
-        if frame.exits.get(branch) in ("return", "raise"):
-            return True
-    return False
-
-
-def runs_before(first: Fact, second: Fact) -> bool:
-    """In one scope, can ``second`` run after ``first`` has run (same pass, or a later
-    iteration of a loop around both)?"""
-    if exclusive(first, second) or leaves_before(first, second):
-        return False
-    if first.order < second.order:
-        return True
-    return any(loop in second.loops for loop in first.loops)
-
-
-def in_loop_body(fact: Fact, frame: Frame) -> bool:
-    return (frame, "body") in fact.path
-
-
-# --- expressions over card fields ----------------------------------------------------------
-
-CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
-CONTRACT_FIELDS = frozenset(
-    {"protocol_version", "security_schemes", "security", "security_requirements", "supported_interfaces"}
-)
-
-
-def expr_keys(node: cst.CSTNode) -> set[str]:
-    """Dotted keys read by one small expression (a condition's operand)."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        key = dotted(current)
-        if key is not None:
-            found.update(prefixes(key))
-            if isinstance(current, (cst.Name, cst.Attribute)):
-                continue
-        stack.extend(current.children)
-    return found
-
-
-def field_of(key: str) -> str:
-    return key.rsplit(".", 1)[-1]
-
-
-#: ``TaskUpdater`` methods that move a task's state (all a2a-sdk versions), and the failing ones.
-TASK_TRANSITIONS = frozenset(
-    {"update_status", "complete", "failed", "reject", "submit", "start_work", "cancel", "requires_input", "requires_auth"}
-)
-FAILING_TRANSITIONS = frozenset({"failed", "reject", "cancel"})
-
-
-def updater_transition(call: Call, methods: frozenset[str] = TASK_TRANSITIONS) -> bool:
-    """``updater.failed()``: a ``TaskUpdater``-style call that moves a task's state."""
-    return call.method in methods and "updater" in (call.receiver or "").lower()
-
-
-def _is_hashlib(call: Call) -> bool:
-    name = call.qualified or ""
-    return name.startswith("hashlib.") or name.startswith("hmac.")
-
-
 class Flow:
-    """The flow analysis of one module, shared by every rule; answers are cached."""
+    """The flow analysis of one module, on the project's value analysis."""
 
-    def __init__(self, model: ModuleModel) -> None:
+    def __init__(self, model: ModuleModel, analysis: Analysis) -> None:
         self.model = model
-        self.api = model.api
-        self._cards: dict[object, set[str]] = {}
-        self._callees: dict[int, Scope | None] = {}
-        self._chains: dict[tuple[int, str, int], list[Call]] = {}
-        #: (class name or None, function name) -> the first such function of the module.
-        self._functions: dict[tuple[str | None, str], Scope] = {}
+        self.analysis = analysis
+        self._keys: dict[tuple, frozenset[str]] = {}
+        self._anchors: dict[tuple, Anchor | None] = {}
         for scope in model.scopes:
-            if scope.is_function:
-                self._functions.setdefault((scope.class_name, scope.name), scope)
-        self._callers: dict[int, list[Call]] | None = None
-        self._module_names = {t for b in model.scopes[0].binds for t in b.targets}
+            for call in scope.calls:
+                analysis.roles(call)
+
+    # -- places --
+    def local_node(self, target: object) -> cst.CSTNode | None:
+        """The node of this module a report's place is (``None`` for a place elsewhere)."""
+        if isinstance(target, Guess):
+            target = target.param
+        if isinstance(target, Fact):
+            return target.node if self.analysis.model_of(target.scope) is self.model else None
+        if isinstance(target, Param):
+            scope = self.analysis.scope_of_param(target)
+            return target.node if scope is not None and self.analysis.model_of(scope) is self.model else None
+        return target  # type: ignore[return-value]
+
+    def locate_elsewhere(self, target: object):
+        """Where a place in another module is: ``Related(path, line, column, "")``."""
+        if isinstance(target, Guess):
+            target = target.param
+        if isinstance(target, Param):
+            scope = self.analysis.scope_of_param(target)
+            model = self.analysis.model_of(scope) if scope is not None else None
+        else:
+            model = self.analysis.model_of(target.scope)
+        return self.analysis.project.locate(model, target)
+
+    # -- what calls do --
+    def roles(self, call: Call) -> frozenset[str]:
+        return self.analysis.roles(call)
+
+    def chain(self, call: Call, role: str) -> list[Call]:
+        """The calls from ``call`` down to the one that plays ``role`` (through project
+        functions, in any module): ``[call]`` when it plays it itself, ``[]`` when nothing does."""
+        return self.analysis.chain(call, role)
+
+    def effective(self, call: Call, role: str) -> Call | None:
+        found = self.chain(call, role)
+        return found[-1] if found else None
+
+    def playing(self, role: str) -> Iterator[tuple[Call, list[Call]]]:
+        """Every call of the module that plays ``role``, itself or through project functions."""
+        for call in self.model.calls:
+            found = self.chain(call, role)
+            if found:
+                yield call, found
+
+    def callee(self, call: Call) -> Scope | None:
+        """The project function ``call`` runs."""
+        target = self.analysis.project_function(call)
+        return target.function if target is not None else None
+
+    def callers(self, scope: Scope) -> list[Call]:
+        return self.analysis.callers(scope)
+
+    def sends(self, scope: Scope) -> list[Call]:
+        return [c for c in scope.calls if self.chain(c, "send") or self.chain(c, "subscribe")]
+
+    @staticmethod
+    def helper_notes(chain: list[Call], does: str) -> list[tuple[object, str]]:
+        """A note for each call site of ``chain`` on the way to the role: ``calls load(), which fetches the card``."""
+        return [(call, f"calls {call.callee or call.method}(), which {does}") for call in chain[:-1]]
+
+    def is_builtin(self, call: Call, name: str) -> bool:
+        """A call of the built-in ``name``, not shadowed by an import or a definition."""
+        return call.callee == name and name not in self.model.imports and not any(
+            s.is_function and s.name == name for s in self.model.scopes
+        )
 
     # -- values --
-    def outlives_the_call(self, key: str) -> bool:
-        """``key`` is kept beyond the function: on the object, or in a module-level name."""
-        return key.startswith("self.") or key.split(".")[0] in self._module_names
+    def atoms(self, key: str, fact: Fact | None, scope: Scope | None = None) -> frozenset:
+        """What ``key`` holds at ``fact`` (anywhere in ``scope`` when ``fact`` is None),
+        symbolic parts resolved."""
+        scope = scope or fact.scope
+        return self.analysis.resolve(self.analysis.values(scope).at(key, fact))
+
+    def expr_atoms(self, expr: Expr, fact: Fact) -> frozenset:
+        return self.analysis.resolve(self.analysis.values(fact.scope).expr(expr, fact))
+
+    def result(self, call: Call) -> frozenset:
+        return self.analysis.resolve(self.analysis.values(call.scope).result(call))
+
+    def keys_holding(self, scope: Scope, want, guesses: bool = True) -> frozenset[str]:
+        """Keys of ``scope`` (bound, parameters, read) whose value has an atom ``want``
+        accepts, anywhere in the function."""
+        memo = (id(scope), want, guesses)
+        found = self._keys.get(memo)
+        if found is not None:
+            return found
+        values = self.analysis.values(scope)
+        candidates = {t for b in scope.binds for t in b.targets} | set(values.params)
+        for fact in (*scope.binds, *scope.tests, *scope.exits):
+            expr = fact.value if isinstance(fact, (Bind, Exit)) else fact.expr
+            candidates |= expr.reads | expr.derived
+        for call in scope.calls:
+            candidates |= {r for a in call.arguments for r in a.value.reads}
+            if call.receiver:
+                candidates.add(call.receiver)
+        candidates = {p for key in candidates for p in prefixes(key)}
+        keys = set()
+        for key in candidates:
+            atoms = self.analysis.resolve(values.at(key, None))
+            if any(want(a) and (guesses or not guessed(a)) for a in atoms):
+                keys.add(key)
+        found = self._keys[memo] = frozenset(keys)
+        return found
+
+    def card_keys(self, scope: Scope, guesses: bool = True) -> frozenset[str]:
+        """Keys that hold a whole Agent Card (or a container of them) in ``scope``."""
+        return self.keys_holding(scope, _is_card, guesses)
+
+    def card_data(self, scope: Scope, guesses: bool = True) -> frozenset[str]:
+        """Keys holding a card or anything derived from one (``contract = {...card...}``)."""
+        return self.keys_holding(scope, _is_card_data, guesses)
+
+    def skill_keys(self, scope: Scope) -> frozenset[str]:
+        """Keys holding a card's ``skills`` or values derived from them (ids, lookups)."""
+        return self.keys_holding(scope, _is_skills)
+
+    def reads_card(self, keys: Iterable[str], scope: Scope, guesses: bool = True) -> bool:
+        return not set(keys).isdisjoint(self.card_data(scope, guesses))
+
+    def holds(self, expr: Expr, fact: Fact, kinds: Iterable[str], guesses: bool = True) -> bool:
+        """Whether the value of ``expr`` at ``fact`` has an atom of one of ``kinds``."""
+        wanted = set(kinds)
+        return any(a[0] in wanted and (guesses or not guessed(a)) for a in self.expr_atoms(expr, fact))
+
+    def is_card_value(self, node: cst.CSTNode, fact: Fact) -> bool:
+        """``node`` is a whole card where ``fact`` runs: ``card``, ``card.model_dump()``,
+        ``MessageToDict(card)``, a copy of one; not a dict built from some of its fields."""
+        key = dotted(node)
+        if key is None and isinstance(node, cst.Call) and node.args:
+            callee = dotted(node.func) or ""
+            if callee.rsplit(".", 1)[-1] in ("MessageToJson", "vars", "asdict"):
+                key = dotted(node.args[0].value)
+        if key is None and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value in ("model_dump_json", "json", "SerializeToString", "to_json"):
+                key = dotted(node.func.value)
+        if key is None and isinstance(node, cst.Attribute) and node.attr.value == "__dict__":
+            key = dotted(node.value)
+        return key is not None and self._whole(key, fact, 4)
+
+    def _whole(self, key: str, fact: Fact, depth: int) -> bool:
+        binds, _ = self.analysis.values(fact.scope).reaching(key, fact)
+        if not binds:
+            return any(a[0] == CARD for a in self.atoms(key, fact))
+        for bind in binds:
+            if bind.copy_of is not None and bind.copy_of != key:
+                if depth <= 0 or not self._whole(bind.copy_of, bind, depth - 1):
+                    return False
+            elif bind.direct is not None:
+                if not any(a[0] == CARD for a in self.result(bind.direct)):
+                    return False
+            else:
+                return False
+        return True
 
     def derived(self, scope: Scope, keys: Iterable[str] = (), calls: Iterable[Call] = ()) -> dict[str, int]:
         """Keys whose value derives from ``keys`` or from the results of ``calls``, with the
-        order of the first bind that made them so. Follows assignments, unpacking, ``for``
-        targets, ``with ... as`` and comprehension variables to a fixed point."""
+        order of the first bind that made them so: through assignments, unpacking, ``for``
+        targets, ``with ... as`` and comprehension variables, to a fixed point."""
         seeds = set(keys)
         seed_calls = {id(c) for c in calls}
         found: dict[str, int] = {key: 0 for key in seeds}
@@ -227,219 +309,49 @@ class Flow:
                         changed = True
         return found
 
-    def card_keys(self, scope: Scope) -> set[str]:
-        """Keys that hold an Agent Card (or a dict of one) in ``scope``."""
-        if id(scope) in self._cards:
-            return self._cards[id(scope)]
-        env = self.api.env(scope)
-        seeds = {key for key, kind in env.items() if kind in CARD_TYPES}
-        seeds |= {p.name for p in scope.params if is_card_name(p.name)}
-        card_binds: set[str] = set()
-        other_binds: set[str] = set()
-        for bind in scope.binds:
-            is_card = self._binds_card(bind)
-            for target in bind.targets:
-                if is_card_name(target):
-                    seeds.add(target)
-                elif is_card:
-                    card_binds.add(target)
-                else:
-                    other_binds.add(target)
-        # A name also bound to something else (`resp` reused for GET /tasks/{id}) is not a card.
-        seeds |= card_binds - other_binds
-        for key in list(env):
-            if is_card_name(key):
-                seeds.add(key)
-        for call in scope.calls:
-            for key in (call.receiver, call.callee):
-                if key and key.startswith("self.") and is_card_name(key.split(".")[1]):
-                    seeds.add(".".join(key.split(".")[:2]))
-        # Aliases: `c = card`, `data = card.model_dump()`.
-        changed = True
-        while changed:
-            changed = False
-            for bind in scope.binds:
-                source = dotted(bind.value.node) if bind.value.node is not None else None
-                if source in seeds and len(bind.targets) == 1 and bind.targets[0] not in seeds:
-                    seeds.add(bind.targets[0])
-                    changed = True
-        self._cards[id(scope)] = seeds
-        return seeds
+    def fetched_origins(self, fetch: Call) -> set:
+        """What the card ``fetch`` yields is known by: the fetch, the fetch inside the
+        project function it calls, and the card that function builds from what it read."""
+        chain = self.chain(fetch, "card-fetch")
+        found = {fetch, *chain}
+        found |= {a[1] for a in self.result(fetch) if a[0] in CARD_KINDS or a[0] == CLIENT}
+        return found
 
-    def is_card_value(self, node: cst.CSTNode, scope: Scope) -> bool:
-        """``node`` is a whole card: ``card``, ``card.model_dump()``, ``MessageToDict(card)``."""
-        key = dotted(node)
-        if key is None and isinstance(node, cst.Call) and node.args:
-            callee = dotted(node.func) or ""
-            if callee.rsplit(".", 1)[-1] in ("MessageToJson", "vars", "asdict"):  # MessageToDict: see dotted()
-                key = dotted(node.args[0].value)
-        if key is None and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            if node.func.attr.value in ("model_dump_json", "json", "SerializeToString", "to_json"):
-                key = dotted(node.func.value)
-        if key is None and isinstance(node, cst.Attribute) and node.attr.value == "__dict__":
-            key = dotted(node.value)
-        return key is not None and key in self.card_keys(scope)
+    def from_fetch(self, scope: Scope, fetch: Call) -> frozenset[str]:
+        """Keys of ``scope`` whose value comes from the card ``fetch`` yields."""
+        origins = self.fetched_origins(fetch)
+        return self.keys_holding(scope, lambda a, o=frozenset(map(id, origins)): (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in o)
 
-    def _binds_card(self, bind: Bind) -> bool:
-        """The bind stores a card: a card-typed call, a fetch (``httpx.get(card_url).json()``),
-        or a same-module helper that returns a fetched card."""
-        call = bind_call(bind)
-        if call is not None and self.api.type_of_call(call) in CARD_TYPES:
+    def depends_on_fetch(self, expr: Expr, fact: Fact, fetch: Call) -> bool:
+        origins = {id(o) for o in self.fetched_origins(fetch)}
+        return any(c is fetch for c in expr.calls) or any(
+            (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in origins for a in self.expr_atoms(expr, fact)
+        )
+
+    def yields_card(self, call: Call) -> bool:
+        """``call`` hands back the card it fetches (not a task it sent with it)."""
+        if "card-fetch" in self.roles(call):
             return True
-        for inner in bind.value.calls:
-            if "card-fetch" in inner.roles:
-                return True
-            target = self.callee(inner)
-            if target is not None and target is not bind.scope and self.returns_from(target, "card-fetch") is not None:
-                return True
-        return False
+        return any(a[0] in (CARD, CLIENT) for a in self.result(call)) and bool(self.chain(call, "card-fetch"))
 
-    def card_data(self, scope: Scope) -> set[str]:
-        """Keys holding a card or anything derived from one (``contract = {...card...}``)."""
-        key = ("data", id(scope))
-        if key not in self._cards:
-            self._cards[key] = set(self.derived(scope, self.card_keys(scope)))
-        return self._cards[key]
+    def fetch_in_sight(self, call: Call) -> Call | None:
+        """The card fetch as ``call``'s function sees it: ``call`` when it yields the card,
+        else the first call down its chain that does."""
+        chain = self.chain(call, "card-fetch")
+        for step in chain:
+            if self.yields_card(step):
+                return step
+        return chain[-1] if chain else None
 
-    def reads_card(self, keys: set[str], scope: Scope) -> bool:
-        return not keys.isdisjoint(self.card_data(scope))
+    def outlives_the_call(self, key: str, scope: Scope | None = None) -> bool:
+        """``key`` is kept beyond the function: on the object, or in a module-level name."""
+        root = key.split(".")[0]
+        if root == "self":
+            return True
+        if scope is not None and root in self.analysis.values(scope).locals:
+            return False
+        return root in {t for b in self.model.scopes[0].binds for t in b.targets}
 
-    # -- sinks --
-    def hash_sinks(self, scope: Scope) -> list[Call]:
-        """Calls that compute a digest: ``hashlib.*``, ``hmac.*``, ``.update()`` of a hash
-        object, and the built-in ``hash()``."""
-        hash_objects = {
-            target
-            for bind in scope.binds
-            if (call := bind_call(bind)) is not None and _is_hashlib(call)
-            for target in bind.targets
-        }
-        return [
-            call
-            for call in scope.calls
-            if _is_hashlib(call)
-            or self.is_builtin(call, "hash")
-            or (call.method in ("update", "digest_update") and call.receiver in hash_objects)
-        ]
-
-    def feeds(self, producer: Call, sinks: list[Call]) -> Call | None:
-        """The sink ``producer``'s result reaches: directly, or through assignments."""
-        for sink in sinks:
-            if sink is not producer and any(inner is producer for inner in sink.args.calls):
-                return sink
-        flowing = self.derived(producer.scope, calls=[producer])
-        for sink in sinks:
-            if sink.order > producer.order and sink.args.reads_any(flowing.keys()):
-                return sink
-        return None
-
-    @staticmethod
-    def call_reads(call: Call) -> set[str]:
-        """Keys a whole call expression reads: its arguments and those of calls in its
-        receiver (``A2ACardResolver(http, url).get_agent_card()`` reads ``url``)."""
-        keys = set(call.args.keys)
-        for other in call.scope.calls:
-            if call.order < other.order <= call.end:
-                keys |= other.args.keys
-        if call.receiver:
-            keys.add(call.receiver)
-        return keys
-
-    @staticmethod
-    def argument_texts(call: Call, hops: int = 2) -> list[str]:
-        """Strings and keys that flow into ``call``'s arguments, through up to ``hops``
-        assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
-        texts = [*call.args.strings, *call.args.keys]
-        wanted = set(call.args.keys)
-        for _ in range(hops):
-            feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
-            wanted = {k for b in feeding for k in b.value.keys}
-            texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys)]
-        return texts
-
-    def is_builtin(self, call: Call, name: str) -> bool:
-        """A call of the built-in ``name``, not shadowed by an import or a definition."""
-        return call.callee == name and name not in self.model.imports and name not in self.api.defined
-
-    # -- control flow: submission points, guards, helpers of the same module --
-    def callee(self, call: Call) -> Scope | None:
-        """The function of this module (or method of the caller's class) ``call`` runs."""
-        if id(call) in self._callees:
-            return self._callees[id(call)]
-        text = call.callee or ""
-        qualified = call.qualified or ""
-        if "." not in text:
-            found = self._functions.get((None, text))
-        elif call.receiver in ("self", "cls") and call.scope.class_name:
-            found = self._functions.get((call.scope.class_name, call.method))
-        elif qualified.startswith("local:"):  # a method of an instance of a class this module defines
-            found = self._functions.get((qualified[len("local:") :].rpartition(".")[0], call.method))
-        else:
-            found = None
-        self._callees[id(call)] = found
-        return found
-
-    def effective(self, call: Call, role: str) -> Call | None:
-        """The call that plays ``role`` when ``call`` runs: itself, or one inside a helper."""
-        found = self.chain(call, role)
-        return found[-1] if found else None
-
-    def chain(self, call: Call, role: str, depth: int = HELPER_DEPTH) -> list[Call]:
-        """The calls from ``call`` down to the one that plays ``role``, through same-module
-        helpers: ``[call]`` when it plays it itself, ``[]`` when nothing does."""
-        key = (id(call), role, depth)
-        if key in self._chains:
-            return self._chains[key]
-        found: list[Call] = []
-        if role in call.roles:
-            found = [call]
-        elif depth > 0:
-            target = self.callee(call)
-            if target is not None and target is not call.scope:
-                for inner in target.calls:
-                    below = self.chain(inner, role, depth - 1)
-                    if below:
-                        found = [call, *below]
-                        break
-        self._chains[key] = found
-        return found
-
-    def playing(self, role: str) -> Iterator[tuple[Call, list[Call]]]:
-        """Every call of the module that plays ``role``, itself or through helpers, with its chain."""
-        for call in self.model.calls:
-            found = self.chain(call, role)
-            if found:
-                yield call, found
-
-    @staticmethod
-    def helper_notes(chain: list[Call], does: str) -> list[tuple[cst.CSTNode, str]]:
-        """A note for each helper call site of ``chain``: ``calls load(), which fetches the card``."""
-        return [(call.node, f"calls {call.callee}(), which {does}") for call in chain[:-1]]
-
-    def returns_from(self, scope: Scope, role: str) -> Call | None:
-        """A ``role`` call whose result ``scope`` returns (``return await resolver.get_agent_card()``)."""
-        for exit_ in scope.exits:
-            if exit_.kind != "return":
-                continue
-            for call in scope.calls:
-                source = self.effective(call, role)
-                if source is None:
-                    continue
-                derived = self.derived(scope, calls=[call])
-                if any(c is call for c in exit_.value.calls) or exit_.value.reads_any(derived.keys()):
-                    return source
-        return None
-
-    def callers(self, scope: Scope) -> list[Call]:
-        if self._callers is None:
-            self._callers = {}
-            for call in self.model.calls:
-                target = self.callee(call)
-                if target is not None:
-                    self._callers.setdefault(id(target), []).append(call)
-        return self._callers.get(id(scope), [])
-
-    # -- where values come from --
     @staticmethod
     def bound_to(call: Call) -> str | None:
         """The name the result of ``call`` is stored in (``frozen = contract_hash(card)``)."""
@@ -448,56 +360,39 @@ class Flow:
                 return bind.targets[0]
         return None
 
-    def is_probe(self, fetch: Call) -> bool:
-        """A raw GET of the card URL whose response is only checked for its status
-        (``return r.status_code == 200``, ``r.raise_for_status()``) and kept nowhere: a
-        readiness probe, which reads no card. An SDK fetch returns a card, never a probe."""
-        scope = fetch.scope
-        if fetch.method not in HTTP_READS:
-            return False
-        response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
-        if not response or any(self.outlives_the_call(t) for t in response):
-            return False
-        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
-        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]
-        exprs += [c.args for c in scope.calls if c is not fetch]
-        checked = any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
-        for expr in exprs:
-            # what each read takes from the response: "" for the response itself
-            used = [key[len(t) + 1 :].split(".")[0] for key in expr.keys for t in response if key == t or key.startswith(t + ".")]
-            if used and not any(field in STATUS_FIELDS for field in used):
-                return False  # the response itself is used: passed on, returned
-            if any(field and field not in STATUS_FIELDS for field in used):
-                return False  # read: .json(), .text, .content
-            checked = checked or bool(used)
-        return checked and all(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
-
     def card_name(self, call: Call) -> str | None:
         """The name the card ``call`` fetches is stored in (not a client made from it)."""
         name = self.bound_to(call)
         if name is None or name not in self.card_keys(call.scope):
             return None
-        return name if self.api.type_of_call(call) in (None, *CARD_TYPES) else None
+        return name
 
     def class_scopes(self, scope: Scope) -> list[Scope]:
-        """``scope``, then the other methods of its class."""
-        if not scope.class_name:
+        """``scope``, then the other methods of its class (and of its bases)."""
+        cls = self.analysis.class_of(scope)
+        if cls is None:
             return [scope]
-        return [scope] + [s for s in self.model.scopes if s.class_name == scope.class_name and s is not scope]
+        found = [scope]
+        for member in [cls, *self.analysis.bases(cls)]:
+            model = self.analysis.model_of_class(member)
+            if model is not None:
+                found += [s for s in self.analysis.methods(member, model) if s is not scope]
+        return found
 
+    # -- where a value comes from, for the reader --
     def origin(self, scope: Scope, key: str, before: Fact, depth: int = 2) -> Origin | None:
-        """Where ``key`` (a card, a client) gets the value it has at ``before``: the last bind of
-        it that can run before, a parameter, or (for ``self.x``) a bind in another method."""
+        """Where ``key`` (a card, a client) gets the value it has at ``before``: the last bind
+        of it that can run before, a parameter, or (for ``self.x``) a bind in another method."""
         binds = [b for b in scope.binds if key in b.targets and b.order < before.order and runs_before(b, before)]
         if binds:
             return self._bind_origin(binds[-1], key, depth)
         param = next((p for p in scope.params if p.name == key), None)
         if param is not None:
-            return Origin(param.node, key, "received")
+            return Origin(param, key, "received")
         if key.startswith("self."):
             elsewhere = [
                 b for s in self.class_scopes(scope)[1:] for b in s.binds
-                if key in b.targets and not placeholder(b.value.node)
+                if key in b.targets and not b.value.placeholder
             ]
             fetched = [o for o in (self._bind_origin(b, key, 0) for b in elsewhere) if o.how == "fetched"]
             if fetched or elsewhere:
@@ -508,97 +403,223 @@ class Flow:
         for call in bind.value.calls:
             chain = self.chain(call, "card-fetch")
             if chain:
-                return Origin(call.node, key, "fetched", call.callee if len(chain) > 1 else None, bind)
-        source = dotted(bind.value.node) if bind.value.node is not None else None
+                helper = (call.callee or call.method) if len(chain) > 1 else None
+                return Origin(call, key, "fetched", helper, bind)
+        source = bind.copy_of
         if source and depth > 0 and len(bind.targets) == 1:  # `c = card`: where `card` comes from
             found = self.origin(bind.scope, source, bind, depth - 1)
             if found is not None:
                 return found
-        return Origin(bind.node, key, "set", bind=bind)
+        return Origin(bind, key, "set", bind=bind)
 
-    def contract_capture(self, scope: Scope) -> Call | None:
-        """What freezes the contract for ``scope``'s sends: a ``contract-capture`` call in it,
-        one in a method of its class whose result is kept on ``self``, or a digest of
-        contract fields in either."""
+    # -- the frozen contract --
+    def digest_of(self, expr: Expr, fact: Fact) -> object | None:
+        """The capture a digest in ``expr`` comes from (a contract hash of card data)."""
+        return next((a[1] for a in self.expr_atoms(expr, fact) if a[0] == DIGEST), None)
+
+    def contract_capture(self, scope: Scope) -> object | None:
+        """What freezes the contract for ``scope``'s sends: a digest computed in it, or one
+        its object keeps (computed in any method, handed to its constructor, or stored
+        from outside); the capture fact, of this module or another."""
         for candidate in self.class_scopes(scope):
-            captures = [c for c in candidate.calls if self.effective(c, "contract-capture")]
-            if candidate is scope and captures:
-                return next((c for c in captures if self.bound_to(c)), captures[0])
-            stored = next((c for c in captures if _stored(candidate, c)), None)
-            if stored is not None:  # frozen on the object for its sends
-                return stored
-            contract = self.derived(candidate, {k for b in candidate.binds for k in b.value.keys if field_of(k) in CONTRACT_FIELDS})
-            if contract:
-                sink = next((sink for sink in self.hash_sinks(candidate) if sink.args.reads_any(contract.keys())), None)
-                if sink is not None:
-                    return sink
+            values = self.analysis.values(candidate)
+            for bind in candidate.binds:
+                atoms = self.analysis.resolve(values.bind(bind))
+                digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
+                if digest is None:
+                    continue
+                if candidate is scope or any(t.startswith("self.") for t in bind.targets) or _pins(candidate, bind):
+                    return digest
+            if candidate is scope:
+                for call in candidate.calls:  # a capture whose result is not kept is still a capture
+                    digest = next((a[1] for a in self.result(call) if a[0] == DIGEST), None)
+                    if digest is not None and self.bound_to(call) is None and _kept_elsewhere(call):
+                        return digest
+        cls = self.analysis.class_of(scope)
+        if cls is not None:
+            for name in {t.split(".")[1] for s in self.class_scopes(scope) for b in s.binds for t in b.targets if t.startswith("self.") and t.count(".") >= 1}:
+                atoms = self.analysis.attr_atoms(cls, name, False, 3)
+                digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
+                if digest is not None:
+                    return digest
         return None
 
     def status_call(self, scope: Scope) -> Call | None:
         """A call that reads the task's own status (``get_task``), in ``scope`` or a helper."""
-        return next((c for c in scope.calls if self.effective(c, "get-task")), None)
+        return next((c for c in scope.calls if self.chain(c, "get-task")), None)
 
-    # -- submission --
-    def sends(self, scope: Scope) -> list[Call]:
-        return [c for c in scope.calls if c.roles & {"send", "subscribe"} or self.effective(c, "send")]
+    # -- digests --
+    def hash_sinks(self, scope: Scope) -> list[Call]:
+        """Calls that compute a digest: ``hashlib.*``, ``hmac.*`` (and methods of what they
+        return), and the built-in ``hash()``."""
+        self.roles  # noqa: B018 (qualified names are filled with the roles)
+        return [
+            call for call in scope.calls
+            if (call.qualified or "").split(".")[0] in ("hashlib", "hmac") or self.is_builtin(call, "hash")
+        ]
 
-    def submission(self, fact: Fact, depth: int = HELPER_DEPTH) -> Anchor | None:
+    def feeds(self, producer: Call, sinks: list[Call]) -> Call | None:
+        """The sink ``producer``'s result reaches: directly, or through assignments."""
+        for sink in sinks:
+            if sink is not producer and any(inner is producer for inner in sink.args.calls):
+                return sink
+        flowing = self.derived(producer.scope, calls=[producer])
+        for sink in sinks:
+            if sink.order > producer.order and (sink.args.reads_any(flowing.keys()) or (sink.receiver or "") in flowing):
+                return sink
+        return None
+
+    # -- submission: runs after the task was submitted --
+    def continuation(self, send: Call) -> bool:
+        """The message ``send`` sends carries a task id: it continues a task the server
+        already created (A2A v1.0 §3.4.2), so whatever decides it runs after submission."""
+        for arg in send.arguments:
+            if _carries_task_id(self.analysis.values(send.scope), arg.value, send, 4):
+                return True
+        return False
+
+    def acts_on_task(self, call: Call) -> str | None:
+        """What ``call`` does to a task that already exists: continues it, polls it,
+        cancels it or subscribes to it (each needs a task the server created). Through a
+        project function, only when the task is one it is handed (``link.cancel(job_id)``),
+        not one it submits itself."""
+        for role, what in (("send", "continues"), ("get-task", "polls"), ("cancel", "cancels"), ("subscribe", "subscribes to")):
+            chain = self.chain(call, role)
+            if not chain:
+                continue
+            inner = chain[-1]
+            if role == "send" and not (self.continuation(inner) or self.continuation(call)):
+                continue
+            if len(chain) > 1 and not self._handed_in(inner):
+                continue
+            return what
+        return None
+
+    def _handed_in(self, call: Call) -> bool:
+        """Something ``call`` is given comes from its function's parameters."""
+        values = self.analysis.values(call.scope)
+        return any(a[0] == "param" for arg in call.arguments for a in values.expr(arg.value, call))
+
+    def submission(self, fact: Fact, depth: int = CALLER_DEPTH) -> Anchor | None:
         """Why ``fact`` runs after a task was submitted, or None if it need not."""
+        memo = (id(fact), depth)
+        if memo in self._anchors:
+            return self._anchors[memo]
+        self._anchors[memo] = None
+        found = self._submission(fact, depth)
+        self._anchors[memo] = found
+        return found
+
+    def _submission(self, fact: Fact, depth: int) -> Anchor | None:
         scope = fact.scope
         for frame, branch in fact.path:
             if frame.kind == "for" and branch == "body":
                 stream = self._loop_iter_call(scope, frame, ("send", "subscribe"))
                 if stream is not None:
-                    return Anchor(stream.node, "submits the task and iterates its stream", is_send=True, scope=scope, live=True)
+                    return Anchor(stream, "submits the task and iterates its stream", is_send=True, scope=scope, live=True)
             if frame.kind in ("for", "while") and branch == "body":
-                poll = next((c for c in scope.calls if in_loop_body(c, frame) and "get-task" in c.roles), None)
+                poll = next((c for c in scope.calls if in_loop_body(c, frame) and self.chain(c, "get-task")), None)
                 if poll is not None:
-                    return Anchor(poll.node, "polls the submitted task in this loop", scope=scope, live=True)
+                    return Anchor(poll, "polls the submitted task in this loop", scope=scope, live=True)
         for send in self.sends(scope):
             if send is not fact and send.node is not fact.node and runs_before(send, fact):
                 if not any(c is send for c in getattr(fact, "args", Expr()).calls):
                     later = send.order > fact.order
+                    continues = self.continuation(self.effective(send, "send") or send) or self.continuation(send)
                     label = "task submitted here" + (" (on an earlier iteration)" if later else "")
-                    return Anchor(send.node, label, is_send=True, scope=scope)
+                    if continues and later:
+                        label = "continues the submitted task here (on an earlier iteration)"
+                    return Anchor(send, label, is_send=True, scope=scope, live=later and continues)
+        for call in scope.calls:  # ahead of a call on a task that exists: a continuation, a poll
+            if call.order > fact.order and call is not fact and runs_before(fact, call):
+                what = self.acts_on_task(call)
+                if what is not None and not self.task_made_after(call, fact):
+                    return Anchor(call, f"{what} a task the server already created, after this", is_send=what == "continues", scope=scope, live=True)
         handler = self.task_handler(scope)
-        if handler is not None and isinstance(handler.node, cst.Param):
+        if handler is not None and isinstance(handler.node, Param):
             return handler
         if depth > 0:  # a caller after submission explains more than a name passed to a factory
-            for caller in self.callers(scope):
+            callers = self.callers(scope)
+            for caller in callers:
                 upstream = self.submission(caller, depth - 1)
                 if upstream is not None:
-                    via = ((caller.node, f"calls {scope.name}() after submission"), *upstream.via)
+                    via = ((caller, f"calls {scope.name}() after submission"), *upstream.via)
                     return Anchor(upstream.node, upstream.label, via, upstream.is_send, upstream.scope, upstream.live)
+            for caller in callers:
+                continues = self._continues_in_caller(caller)
+                if continues is not None:
+                    return Anchor(caller, continues, (), False, caller.scope, True)
         return handler
 
+    def task_made_after(self, call: Call, fact: Fact) -> bool:
+        """The task ``call`` acts on is one its function submits after ``fact`` (in the same
+        pass): every task it is given comes from a send here that runs after ``fact``."""
+        values = self.analysis.values(call.scope)
+        atoms = self.analysis.resolve(a for arg in call.arguments for a in values.expr(arg.value, call))
+        if call.receiver_call is not None or call.receiver:
+            atoms |= {a for a in self.analysis.resolve(values.receiver(call)) if a[0] in (TASK, STATUS)}
+        tasks = [a for a in atoms if a[0] in (TASK, STATUS) and isinstance(a[1], Call)]
+        return any(a[1].scope is call.scope and not runs_before(a[1], fact) for a in tasks)
+
+    def _continues_in_caller(self, caller: Call) -> str | None:
+        """A caller that hands a task id it got from a send back in (``take_turn(...,
+        task_id=task.id)``): the call continues that task."""
+        values = self.analysis.values(caller.scope)
+        for arg in caller.arguments:
+            atoms = self.analysis.resolve(values.expr(arg.value, caller))
+            if any(a[0] in (TASK, STATUS) for a in atoms):
+                return f"calls {caller.callee or caller.method}() with a task that was submitted"
+        return None
+
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
-        bind = next((b for b in scope.binds if b.kind == "for" and b.node is frame.node), None)
+        bind = loop_bind(scope, frame)
         if bind is None:
             return None
         for call in bind.value.calls:
-            if call.roles.intersection(roles):
+            if any(self.chain(call, role) for role in roles):
                 return call
         iterated = set(bind.value.keys)
         for other in scope.binds:  # `stream = client.send_message(m)` ... `async for ev in stream`
             if other.order < bind.order and iterated.intersection(other.targets):
                 for call in other.value.calls:
-                    if call.roles.intersection(roles):
+                    if any(self.chain(call, role) for role in roles):
                         return call
         return None
 
     def task_handler(self, scope: Scope) -> Anchor | None:
         if not scope.is_function:
             return None
-        env = self.api.env(scope)
+        values = self.analysis.values(scope)
         for param in scope.params:
-            if env.get(param.name) in TASK_EVENT_TYPES:
-                return Anchor(param.node, f"handles updates of a submitted task ({param.annotation})", scope=scope, live=True)
-        for call in self.model.calls:
-            passes_me = scope.name in call.args.names or f"self.{scope.name}" in call.args.keys
-            if passes_me and (call.roles & {"send", "subscribe"} or call.method in ("add_event_consumer", "ClientFactory", "create", "connect")):
-                if self.callee(call) is not scope:
-                    return Anchor(call.node, f"registers {scope.name}() as a task-event consumer", scope=call.scope, live=True)
+            if param.annotation and any(a[0] == STATUS and a[1] is param for a in self.analysis.type_atoms(values, param.annotation, param)):
+                return Anchor(param, f"handles updates of a submitted task ({param.annotation})", scope=scope, live=True)
+        registration = self.analysis.registration(scope)
+        if registration is not None:
+            return Anchor(registration, f"registers {scope.name}() as a task-event consumer", scope=registration.scope, live=True)
         return None
+
+    def routes_a_new_task(self, fetch: Call, decision: object) -> bool:
+        """After an earlier send, a card fetched to route a new task: the function goes on to
+        submit a task of its own and touches no task but the ones it submits, and the card
+        decides a condition or that send, not a state or what the object holds."""
+        scope = fetch.scope
+        if any(bind is decision for bind in scope.binds):
+            return False
+        later = [c for c in scope.calls if c.order > fetch.order]
+        sends = [c for c in later if self.chain(c, "send") and runs_before(fetch, c)]
+        if any(self.continuation(self.effective(c, "send") or c) or self.continuation(c) for c in sends):
+            return False
+        new_tasks = self.derived(scope, calls=sends).keys()
+        earlier = [c for c in scope.calls if c.order < fetch.order and self.chain(c, "send")]
+        earlier_tasks = self.derived(scope, calls=earlier).keys()
+
+        def touches_another_task(call: Call) -> bool:
+            if self.chain(call, "send"):  # a follow-up message into the earlier task
+                return call.args.reads_any(earlier_tasks)
+            acts = any(self.chain(call, role) for role in ("cancel", "subscribe", "get-task"))
+            return acts and not call.args.reads_any(new_tasks)
+
+        return bool(sends) and not any(touches_another_task(c) for c in later)
 
     # -- guards --
     def guards(self, fact: Fact) -> list[tuple[Test, bool]]:
@@ -615,7 +636,7 @@ class Flow:
                 continue
             guard_path, fact_path = guard.path, fact.path
             if guard.exit_kind in ("return", "raise"):  # leaves the function from inside a `with` too
-                guard_path, fact_path = _without_withs(guard_path), _without_withs(fact_path)
+                guard_path, fact_path = without_withs(guard_path), without_withs(fact_path)
             if guard_path == fact_path[: len(guard_path)]:
                 if guard.exit_kind in ("continue", "break") and not fact.loops:
                     continue
@@ -627,11 +648,11 @@ class Flow:
         condition, in the ``try`` around it, in a ``try`` before it whose handlers leave,
         or (``sequential``) a check that raises before it in the same block."""
         for test, _holds in self.guards(fact):
-            found = next((c for c in test.expr.calls if "verify-signature" in c.roles), None)
+            found = next((c for c in test.expr.calls if self.chain(c, "verify-signature")), None)
             if found is not None:
                 return found
         for check in reversed(fact.scope.calls):  # the closest check first
-            if "verify-signature" not in check.roles or check.order >= fact.order:
+            if check.order >= fact.order or not self.chain(check, "verify-signature"):
                 continue
             tries = [frame for frame, branch in check.path if frame.kind == "try" and branch == "body"]
             for frame in tries:
@@ -645,88 +666,325 @@ class Flow:
         return None
 
     # -- card fields: skills, contract fields, digests --
-    def skill_keys(self, scope: Scope) -> set[str]:
-        """Keys holding a card's ``skills`` or values derived from them (ids, lookups)."""
-        cache_key = ("skills", id(scope))
-        if cache_key not in self._cards:
-            cards = self.card_data(scope)
-            read = {k for f in (*scope.binds, *scope.tests) for k in (f.value.keys if isinstance(f, Bind) else f.expr.keys)}
-            seeds = {
-                k for k in read if field_of(k) == "skills" and "." in k and (k.rsplit(".", 1)[0] in cards or is_card_name(k.rsplit(".", 1)[0]))
-            }
-            self._cards[cache_key] = set(self.derived(scope, seeds)) if seeds else set()
-        return self._cards[cache_key]
-
-    def absence(self, node: cst.CSTNode, holds: bool, scope: Scope, depth: int = HELPER_DEPTH) -> bool:
-        """Whether ``node`` being ``holds`` means "a skill is missing from the card"."""
-        skills = self.skill_keys(scope)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            return self.absence(node.expression, not holds, scope, depth)
-        if isinstance(node, cst.BooleanOperation):
-            return self.absence(node.left, holds, scope, depth) or self.absence(node.right, holds, scope, depth)
-        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            target = node.comparisons[0]
-            operator = target.operator
-            if isinstance(operator, (cst.NotIn, cst.In)) and not expr_keys(target.comparator).isdisjoint(skills):
-                return holds == isinstance(operator, cst.NotIn)
-            if isinstance(operator, (cst.Is, cst.IsNot)) and dotted(target.comparator) == "None":
-                if not expr_keys(node.left).isdisjoint(skills):
-                    return holds == isinstance(operator, cst.Is)
+    def absence(self, shape: tuple, holds: bool, scope: Scope, depth: int = 4, bound: Call | None = None) -> bool:
+        """Whether a condition of form ``shape`` being ``holds`` means "a skill is missing
+        from the card". ``bound``: the call whose function ``scope`` is, when asked through
+        a helper (its parameters are what that call passes)."""
+        kind = shape[0] if shape else ""
+        if kind == "not":
+            return self.absence(shape[1], not holds, scope, depth, bound)
+        if kind in ("or", "and"):
+            return self.absence(shape[1], holds, scope, depth, bound) or self.absence(shape[2], holds, scope, depth, bound)
+        skills = self._skills(scope, bound)
+        if kind == "cmp":
+            op, left, right = shape[1], shape[2], shape[3]
+            if op in ("in", "not in") and right != "None" and not set(right).isdisjoint(skills):
+                return holds == (op == "not in")
+            if op in ("is", "is not") and right == "None" and not set(left).isdisjoint(skills):
+                return holds == (op == "is")
             return False
-        if isinstance(node, cst.Call):
-            name = dotted(node.func)
-            if name in ("any", "all") and not expr_keys(node).isdisjoint(skills):
-                return not holds
-            call = next((c for c in scope.calls if c.node is node), None)
-            target = self.callee(call) if call is not None and depth > 0 else None
+        if kind in ("any", "all"):
+            return not set(shape[1]).isdisjoint(skills) and not holds
+        if kind == "call" and depth > 0:
+            call = scope.calls[shape[1]] if shape[1] < len(scope.calls) else None
+            target = self.callee(call) if call is not None else None
             if target is not None:
-                returns = [e for e in target.exits if e.kind == "return" and e.value.node is not None]
-                for exit_ in returns:
-                    if self.absence(exit_.value.node, True, target, depth - 1):
-                        return holds
-                    if self.absence(exit_.value.node, False, target, depth - 1):
-                        return not holds
+                for exit_ in target.exits:
+                    if exit_.kind == "return" and exit_.shape:
+                        if self.absence(exit_.shape, True, target, depth - 1, call):
+                            return holds
+                        if self.absence(exit_.shape, False, target, depth - 1, call):
+                            return not holds
             return False
-        if isinstance(node, (cst.Name, cst.Attribute)) and dotted(node) in skills:
-            return not holds  # `if not skill:` after a lookup
+        if kind == "key":
+            return shape[1] in skills and not holds  # `if not skill:` after a lookup
         return False
 
-    def reads_contract(self, keys: set[str], scope: Scope) -> bool:
-        """A card's contract field, version or signatures; a contract hash; or a digest or
-        ETag that belongs to a card (named for one, or derived from card data)."""
-        cards = self.card_data(scope)
-        for key in keys:
+    def _skills(self, scope: Scope, bound: Call | None) -> frozenset[str]:
+        if bound is None:
+            return self.skill_keys(scope)
+        values = self.analysis.values(scope)
+        caller = self.analysis.values(bound.scope)
+        keys = set()
+        candidates = {t for b in scope.binds for t in b.targets} | set(values.params)
+        for fact in (*scope.binds, *scope.tests, *scope.exits):
+            expr = fact.value if isinstance(fact, (Bind, Exit)) else fact.expr
+            candidates |= expr.reads | expr.derived | expr.keys
+        for key in candidates:
+            atoms = self.analysis.resolve(self.analysis.instantiate(values.at(key, None), caller, bound, scope))
+            if any(a[0] == SKILLS for a in atoms):
+                keys.add(key)
+        return frozenset(keys)
+
+    def reads_contract(self, test: Test) -> bool:
+        """A condition reading a card's contract field, version or signatures; a contract
+        digest; or a validator (ETag) of a card."""
+        scope = test.scope
+        cards = self.card_keys(scope)
+        for key in test.expr.keys:
             last = field_of(key).lower()
             base = key.rsplit(".", 1)[0] if "." in key else ""
-            of_card = base in cards or is_card_name(base)
-            if of_card and (last in CONTRACT_FIELDS or last in ("version", "signatures")):
+            if base in cards and (last in CONTRACT_FIELDS or last in ("version", "signatures", "etag")):
                 return True
-            if "contract" in last:
+        atoms = self.expr_atoms(test.expr, test)
+        return any(a[0] in (CONTRACT, DIGEST) for a in atoms) or self._compares_validators(test)
+
+    def _compares_validators(self, test: Test) -> bool:
+        """``if etag_now != etag_then``: card validators (ETags of card fetches, or by name)."""
+        return any("etag" in field_of(k).lower() or "digest" in field_of(k).lower() and "card" in k.lower() for k in test.expr.keys)
+
+    def compared_contract_fields(self, test: Test) -> list[str]:
+        fields = {field_of(k) for k in test.expr.keys if field_of(k) in CONTRACT_FIELDS or "digest" in k or "etag" in k.lower() or "contract" in k}
+        return sorted(fields)
+
+    # -- state changes --
+    def state_change(self, fact: Fact) -> bool:
+        """``fact`` sets a task's state: an assignment to ``.state`` / ``.status`` of a
+        task-state value (a ``TaskState`` member, a state string, a task's own status) or
+        to a field a record class declares as a task state; or a ``TaskUpdater`` move."""
+        if isinstance(fact, Call):
+            return self.updater_transition(fact)
+        if not isinstance(fact, Bind):
+            return False
+        for target in fact.targets:
+            owner, _, name = target.rpartition(".")
+            if not owner:
+                continue
+            if name in ("state", "status") and (fact.value.literal_state or self._state_value(fact)):
                 return True
-            if any(w in last for w in ("digest", "etag", "fingerprint")) and ("card" in key.lower() or key in cards):
+            if self._declared_state_field(fact, owner, name):
                 return True
         return False
 
+    def _state_value(self, bind: Bind) -> bool:
+        return any(a[0] == STATE for a in self.expr_atoms(bind.value, bind))
 
-def placeholder(value: cst.CSTNode | None) -> bool:
-    """``None``, ``{}``, ``[]``: nothing held yet."""
-    if isinstance(value, cst.Name):
-        return value.value == "None"
-    return isinstance(value, (cst.Dict, cst.List)) and not value.elements
+    def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
+        atoms = self.atoms(owner, bind)
+        for atom in atoms:
+            if atom[0] == TYPE and not isinstance(atom[1], str):
+                declared = atom[1].fields.get(name)
+                if declared is not None:
+                    annotation, default = declared
+                    if (annotation or "").rsplit(".", 1)[-1] == "TaskState":
+                        return True
+                    if default is not None and default.value.literal_state:
+                        return True
+        return False
+
+    def failing_state(self, bind: Bind) -> bool:
+        state = bind.value.literal_state or ""
+        return state in FAILED_STATES
+
+    def updater_transition(self, call: Call, methods: frozenset[str] = TASK_TRANSITIONS) -> bool:
+        """``updater.failed()``: a ``TaskUpdater`` call that moves a task's state; the
+        receiver known by its type, or by its name when nothing else is known of it."""
+        if call.method not in methods or not call.receiver:
+            return False
+        atoms = self.analysis.resolve(self.analysis.values(call.scope).receiver(call))
+        if any(a[0] == TYPE and a[1] in UPDATER_TYPES for a in atoms):
+            return True
+        return not atoms and "updater" in call.receiver.lower()
+
+    # -- caches and re-reads --
+    def is_probe(self, fetch: Call) -> bool:
+        """A raw GET of the card URL whose response is only checked for its status
+        (``return r.status_code == 200``, ``r.raise_for_status()``) and kept nowhere: a
+        readiness probe, which reads no card. An SDK fetch returns a card, never a probe."""
+        scope = fetch.scope
+        if fetch.method not in HTTP_READS:
+            return False
+        response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
+        if not response or any(self.outlives_the_call(t, scope) for t in response):
+            return False
+        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
+        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]
+        exprs += [c.args for c in scope.calls if c is not fetch]
+        checked = any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
+        for expr in exprs:
+            used = [key[len(t) + 1 :].split(".")[0] for key in expr.keys for t in response if key == t or key.startswith(t + ".")]
+            if used and not any(f in STATUS_FIELDS for f in used):
+                return False  # the response itself is used: passed on, returned
+            if any(f and f not in STATUS_FIELDS for f in used):
+                return False  # read: .json(), .text, .content
+            checked = checked or bool(used)
+        return checked and all(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
+
+    def caches(self, fetch: Call) -> bool:
+        """The card outlives the call: kept on the object or in a module-level table, or
+        served from such a place by an earlier ``return`` (``if fresh: return cached``)."""
+        scope = fetch.scope
+        lasting = lambda key: self.outlives_the_call(key, scope)  # noqa: E731
+        kept = self.derived(scope, calls=[fetch])
+        for bind in scope.binds:
+            if any(c is fetch for c in bind.value.calls) or (bind.order > fetch.order and bind.value.reads_any(kept.keys())):
+                if any(lasting(t) for t in bind.targets):
+                    return True
+        served = {t for b in scope.binds if any(lasting(k) for k in b.value.keys) for t in b.targets}
+        return any(
+            e.kind == "return" and e.order < fetch.order and any(lasting(k) or k.split(".")[0] in served for k in e.value.keys)
+            for e in scope.exits
+        )
+
+    def checks_expiry(self, test: Test) -> bool:
+        """``if age > self.ttl:`` / ``if cached[1] > time.monotonic():``: an expiry word, or
+        a freshness check against the clock, in the test or in the project function whose
+        result it checks (``cached = self._get_cached(url); if cached: return cached``)."""
+        if _expiry(test):
+            return True
+        scope = test.scope
+        for bind in scope.binds:
+            if bind.order < test.order and test.expr.reads_any(set(bind.targets)):
+                for call in bind.value.calls:
+                    helper = self.callee(call)
+                    if helper is not None and helper is not scope and any(_expiry(t) for t in helper.tests):
+                        return True
+        for call in test.expr.calls:
+            helper = self.callee(call)
+            if helper is not None and helper is not scope and any(_expiry(t) for t in helper.tests):
+                return True
+        return False
+
+    def per_peer(self, loop: Frame, fetch: Call) -> bool:
+        """``for url in urls: fetch(url)``, or a fetch through what the loop builds from its
+        target (``resolver = A2ACardResolver(http, url)``): one fetch per peer."""
+        scope = fetch.scope
+        bind = loop_bind(scope, loop)
+        if bind is None or any(self.chain(c, "send") or self.chain(c, "subscribe") for c in bind.value.calls):
+            return False
+        per_peer = set(bind.targets)
+        for inner in scope.binds:  # in source order, so chains of them are followed
+            if loop.start < inner.order <= loop.end and inner.value.reads_any(per_peer):
+                per_peer.update(inner.targets)
+        return not call_reads(fetch).isdisjoint(per_peer)
+
+    def until_success(self, fetch: Call) -> bool:
+        """The loop leaves as soon as the fetch returned, or as soon as it returned something
+        (``if card is not None: return True``, ``if r.status_code == 200: break``): a retry
+        or a readiness probe, not a re-read. A test that compares with anything else the
+        function holds (``if card.version != old.version: break``) waits for a change, and
+        one whose branch acts on a task (cancels it) decides on the card."""
+        scope = fetch.scope
+        depth = len(fetch.path)
+        result = self.derived(scope, calls=[fetch])
+        held = {b.split(".")[0] for bind in scope.binds for b in bind.targets} | {p.name for p in scope.params}
+        acting = [c.order for c in scope.calls if any(self.chain(c, r) for r in TASK_ROLES)]
+
+        def checks_the_result(frame) -> bool:
+            keys = frame.test.expr.keys if frame.test is not None else {""}
+            for key in keys:
+                root, _, rest = key.partition(".")
+                if root in result and rest and rest.split(".")[0] not in STATUS_FIELDS:
+                    return False
+                if root not in result and root in held:
+                    return False
+            return not any(frame.start < order <= frame.end for order in acting)
+
+        return any(
+            e.kind in ("break", "return")
+            and e.order > fetch.order
+            and e.path[:depth] == fetch.path
+            and all(checks_the_result(frame) for frame, _ in e.path[depth:] if frame.kind == "if")
+            for e in scope.exits
+        )
+
+    def reruns(self, fetch: Call, depth: int = CALLER_DEPTH) -> tuple[object, str] | None:
+        """A loop that runs ``fetch`` again on each pass without it being a per-peer loop
+        or a retry until success: in its function, or around a call of that function in a
+        caller (which does not itself hand the card back): (the loop, a label)."""
+        chain = self.chain(fetch, "card-fetch")
+        if any(self.caches(step) for step in chain[1:]):
+            return None  # through a cache: its own expiry decides when it reads again
+        if fetch.loops and not self.until_success(fetch):
+            for loop in fetch.loops:
+                if not self.per_peer(loop, fetch):
+                    return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched"
+        if depth <= 0 or fetch.loops:
+            return None
+        for caller in self.callers(fetch.scope):
+            if self.yields_card(caller) and self.fetch_in_sight(caller) is caller:
+                continue  # the caller's own finding, at its call
+            for loop in caller.loops:
+                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not self.until_success(caller):
+                    name = fetch.scope.name
+                    return caller, f"calls {name}() on every iteration of a loop: each pass re-reads the card"
+            found = self.reruns(caller, depth - 1) if not caller.loops else None
+            if found is not None:
+                return found
+        return None
 
 
-def _without_withs(path: Path) -> Path:
-    return tuple((frame, branch) for frame, branch in path if frame.kind != "with")
+def loop_bind(scope: Scope, frame: Frame) -> Bind | None:
+    """The bind of a ``for`` loop's target (made while its iterable is read)."""
+    return next((b for b in scope.binds if b.kind == "for" and b.path and b.path[-1][0] is frame), None)
 
 
-def _stored(scope: Scope, capture: Call) -> bool:
-    """A capture whose result is kept on ``self``, or handed back by a method that pins the
-    card on ``self`` (``self.card = card`` ... ``return digest``); a comparison elsewhere, or
-    a digest in a description, freezes nothing."""
-    held = {t for bind in scope.binds if any(c is capture for c in bind.value.calls) for t in bind.targets}
-    if any(t.startswith("self.") for t in held):
-        return True
-    pins = any(t.startswith("self.") and bind.value.reads_any(capture.args.keys) for bind in scope.binds for t in bind.targets)
-    return pins and any(
-        e.kind == "return" and (e.value.reads_any(held) or any(c is capture for c in e.value.calls)) for e in scope.exits
+def call_reads(call: Call) -> set[str]:
+    """Keys a whole call expression reads: its arguments and those of calls in its
+    receiver (``A2ACardResolver(http, url).get_agent_card()`` reads ``url``)."""
+    keys = set(call.args.keys)
+    for other in call.scope.calls:
+        if call.order < other.order <= call.end:
+            keys |= other.args.keys
+    receiver = call.receiver_call
+    while receiver is not None:
+        keys |= receiver.args.keys
+        receiver = receiver.receiver_call
+    if call.receiver:
+        keys.add(call.receiver)
+    return keys
+
+
+def _is_card(atom: tuple) -> bool:
+    return atom[0] == CARD
+
+
+def _is_card_data(atom: tuple) -> bool:
+    return atom[0] in CARD_KINDS
+
+
+def _is_skills(atom: tuple) -> bool:
+    return atom[0] == SKILLS
+
+
+def _expiry(test: Test) -> bool:
+    words = {w for key in test.expr.keys for w in key.lower().replace(".", "_").split("_") if w}
+    return bool(words & EXPIRY_WORDS) or any(
+        (call.qualified or call.callee or "").endswith(_CLOCKS) for call in test.expr.calls
     )
+
+
+def _pins(scope: Scope, bind: Bind) -> bool:
+    """A digest handed back by a method that pins the card it hashes on ``self``
+    (``self.card = card`` ... ``return digest``): what the object sends with is frozen."""
+    hashed = set(bind.value.keys)
+    pinned = any(t.startswith("self.") and b.value.reads_any(hashed) for b in scope.binds for t in b.targets)
+    return pinned and any(e.kind == "return" and e.value.reads_any(set(bind.targets)) for e in scope.exits)
+
+
+def _kept_elsewhere(call: Call) -> bool:
+    """A capture passed straight on (``cls(client, contract_hash(card))``,
+    ``metadata={"contract_digest": contract_hash(card)}``): it travels with what it is given to."""
+    return any(any(c is call for c in other.args.calls) for other in call.scope.calls if other is not call)
+
+
+_TASK_ID_FIELDS = ("task_id", "taskid", "task")
+
+
+def _carries_task_id(values, expr: Expr, fact: Fact, hops: int) -> bool:
+    """Whether the value of ``expr`` (a message, a request, a body) carries a task id, as
+    a literal field (``Message(task_id=tid)``, ``{"taskId": tid}``) or a field set on it
+    afterwards (``message.task_id = tid``), following the binds it is made of."""
+    if any(expr.fields.get(name) for name in ("task_id",)):
+        return True
+    if hops <= 0:
+        return False
+    for key in expr.reads | {k for k in expr.keys if "." not in k}:
+        for bind in values.below.get(key, ()):
+            if any(t.split(".")[-1] == "task_id" for t in bind.targets) and not bind.value.placeholder and runs_before(bind, fact):
+                return True
+        binds, _ = values.reaching(key, fact)
+        for bind in binds:
+            if _carries_task_id(values, bind.value, bind, hops - 1):
+                return True
+    return False

@@ -4,11 +4,15 @@ The :class:`ModuleModel` records, in source order, each function's calls,
 assignments ("binds"), tests (``if``/``while``/``assert`` conditions), early
 exits and returns, each with the control path that leads to it. Expressions
 are summarised as the dotted keys they read (``card.skills``), the calls they
-contain and the string literals in them, so questions such as "is this
-condition reading the fetched card?" are set lookups, never re-walks.
+contain, the string literals and the literal fields (``task_id=``, ``"method":``)
+in them, so questions such as "is this condition reading the fetched card?" are
+set lookups, never re-walks.
 
-Roles (what an A2A call *means*) are resolved afterwards by
-:mod:`a2alint.apimodel`; flow questions are answered by :mod:`a2alint.flow`.
+The facts hold the syntax nodes they come from for the module being checked, but
+nothing the project analysis needs is read from a node: a model whose nodes are
+dropped (:func:`facts_of`) is what other modules' analyses see, and what the cache
+keeps. Roles and types are resolved by :mod:`a2alint.apimodel`, values by
+:mod:`a2alint.values`, flow questions by :mod:`a2alint.flow`.
 """
 
 from __future__ import annotations
@@ -21,9 +25,14 @@ from typing import Any, Callable, Iterator
 import libcst as cst
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
-_IDENTITY_CONVERSIONS = {"model_dump", "dict", "to_dict", "model_copy", "copy"}
+#: Methods whose result is the object itself in another form (a card stays a card).
+IDENTITY_METHODS = frozenset({"model_dump", "dict", "to_dict", "model_copy", "copy", "json"})
 #: The same as functions of their one positional argument (protobuf cards of a2a-sdk 1.x).
-_IDENTITY_FUNCTIONS = {"MessageToDict", "deepcopy"}
+IDENTITY_FUNCTIONS = frozenset({"MessageToDict", "deepcopy", "dict"})
+#: Methods that put their arguments into the object they are called on.
+MUTATORS = frozenset({"update", "append", "extend", "setdefault", "add", "insert", "appendleft", "CopyFrom", "MergeFrom"})
+#: How deep a test's shape is kept; deeper operands are summarised by the keys they read.
+SHAPE_DEPTH = 12
 
 
 def snake(name: str) -> str:
@@ -60,37 +69,50 @@ def string_value(node: cst.CSTNode) -> str | None:
 
 
 def dotted(expr: cst.CSTNode) -> str | None:
-    """The dotted key an expression reads: ``self.card``, ``card["skills"]`` -> ``card.skills``."""
-    if type(expr) is cst.Name:
+    """The dotted key an expression reads: ``self.card``, ``card["skills"]`` -> ``card.skills``.
+
+    An element of a container reads as the container (``self.peers[name]`` ->
+    ``self.peers``): containers hold the values put into them. Conversions that keep
+    an object what it is (``card.model_dump()``, ``MessageToDict(card)``) read it."""
+    kind = type(expr)
+    if kind is cst.Name:
         return expr.value
-    if type(expr) is cst.Attribute:
+    if kind is cst.Attribute:
         base = dotted(expr.value)
         return f"{base}.{expr.attr.value}" if base else None
-    if type(expr) is cst.Subscript:
-        if len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index:
+    if kind is cst.Subscript:
+        base = dotted(expr.value)
+        if base and len(expr.slice) == 1 and type(expr.slice[0].slice) is cst.Index:
             key = string_value(expr.slice[0].slice.value)
-            base = dotted(expr.value)
-            if base and key and key.isidentifier():
-                return f"{base}.{snake(key)}"
-        return None
-    if type(expr) is cst.Call:
+            if key is not None:
+                return f"{base}.{snake(key)}" if key.isidentifier() else None
+        return base
+    if kind is cst.Call:
         func = expr.func
         if type(func) is cst.Attribute:
             base = dotted(func.value)
-            if func.attr.value == "get" and expr.args and base:
-                key = string_value(expr.args[0].value)
+            if not base:
+                return None
+            name = func.attr.value
+            if name == "get" and expr.args:
+                key = string_value(expr.args[0].value)  # `card.get("skills")`; `peers.get(name)` is a call
                 return f"{base}.{snake(key)}" if key and key.isidentifier() else None
-            subset = any(a.keyword and a.keyword.value == "include" for a in expr.args)
-            if func.attr.value in _IDENTITY_CONVERSIONS and base and not subset:
+            subset = any(a.keyword and a.keyword.value in ("include", "exclude") for a in expr.args)
+            if name in IDENTITY_METHODS and not subset:
                 return base
-        last = func.value if type(func) is cst.Name else func.attr.value if type(func) is cst.Attribute else None
-        if last in _IDENTITY_FUNCTIONS:
+            if name in ("values", "items") and not expr.args:
+                return base
+            return None
+        last = func.value if type(func) is cst.Name else None
+        if last in IDENTITY_FUNCTIONS:
             positional = [a for a in expr.args if a.keyword is None]
             if len(positional) == 1 and not positional[0].star:
                 return dotted(positional[0].value)  # MessageToDict(card, preserving_proto_field_name=True)
-        if type(func) is cst.Name and func.value == "getattr" and len(expr.args) >= 2:
+        if last == "getattr" and len(expr.args) >= 2:
             base, key = dotted(expr.args[0].value), string_value(expr.args[1].value)
             return f"{base}.{snake(key)}" if base and key and key.isidentifier() else None
+    if kind is cst.Await:
+        return dotted(expr.expression) if type(expr.expression) is not cst.Call else None
     return None
 
 
@@ -102,14 +124,36 @@ def prefixes(key: str) -> Iterator[str]:
 
 def target_keys(target: cst.CSTNode) -> list[str]:
     """Keys bound by an assignment target, through tuple and list unpacking."""
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [key for element in target.elements for key in target_keys(element.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return target_keys(target.value)
     key = dotted(target)
-    if key is None and isinstance(target, cst.Subscript):  # `self.cards[name] = card`: the container holds it
-        key = dotted(target.value)
     return [key] if key else []
+
+
+def _weak_target(target: cst.CSTNode) -> bool:
+    """``d[k] = v`` adds to what ``d`` holds; it does not replace it."""
+    if type(target) is cst.Subscript:
+        inner = target.slice[0].slice if len(target.slice) == 1 else None
+        return not (type(inner) is cst.Index and string_value(inner.value) is not None)
+    return False
+
+
+def is_none(node: cst.CSTNode | None) -> bool:
+    return type(node) is cst.Name and node.value == "None"
+
+
+def is_placeholder(value: cst.CSTNode | None) -> bool:
+    """``None``, ``{}``, ``[]``, ``()``, ``dict()``: nothing held yet."""
+    kind = type(value)
+    if kind is cst.Name:
+        return value.value == "None"
+    if kind in (cst.Dict, cst.List, cst.Tuple, cst.Set):
+        return not value.elements
+    if kind is cst.Call:
+        return type(value.func) is cst.Name and value.func.value in ("dict", "list", "set", "tuple") and not value.args
+    return False
 
 
 # --- control structure --------------------------------------------------------------
@@ -117,12 +161,12 @@ def target_keys(target: cst.CSTNode) -> list[str]:
 LOOP_KINDS = frozenset({"for", "while", "comprehension"})
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Frame:
     """An open control construct: ``if``, loop, ``try``, ``with``, function, class."""
 
     kind: str
-    node: cst.CSTNode
+    node: cst.CSTNode | None
     start: int
     path: "Path" = ()  # where the construct itself sits
     end: int = 0
@@ -131,29 +175,73 @@ class Frame:
     exits: dict[str, str] = field(default_factory=dict)
     #: The condition of an ``if`` or ``while``.
     test: "Test | None" = None
+    #: A ``for`` over ``itertools.count()`` / ``cycle`` / ``repeat``, a ``while True``.
+    endless: bool = False
+    #: A ``with`` whose items cancel what they wrap after a delay (``asyncio.timeout(30)``).
+    deadline: bool = False
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "node": None}
+
+    def __repr__(self) -> str:
+        return f"Frame({self.kind}@{self.start})"
 
 
 Path = tuple[tuple[Frame, str], ...]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Expr:
-    """What an expression reads: dotted keys, calls inside it, strings, JSON-RPC methods."""
+    """What an expression reads: dotted keys, calls inside it, strings, literal fields."""
 
     node: cst.CSTNode | None = None
+    #: Every dotted key read, with its prefixes (``card.skills`` gives ``card`` too).
     keys: set[str] = field(default_factory=set)
+    #: The keys the value is made of: read outside any call in it, longest form only.
+    reads: set[str] = field(default_factory=set)
     calls: list["Call"] = field(default_factory=list)
+    #: The calls the value is made of: not inside another call of it.
+    top: list["Call"] = field(default_factory=list)
+    #: Keys and calls the value is computed from by an operator (``a == b``, ``x + "/y"``,
+    #: ``not x``, an f-string): it derives from them without being them.
+    derived: set[str] = field(default_factory=set)
+    derived_top: list["Call"] = field(default_factory=list)
     strings: list[str] = field(default_factory=list)
     rpc_methods: set[str] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
+    #: The string literals the value is made of (outside any call in it).
+    texts: list[str] = field(default_factory=list)
+    #: What a ``"method"`` key of a dict the value is made of holds: literal method names,
+    #: and the keys read there (``{"method": method}``).
+    methods: set[str] = field(default_factory=set)
+    method_keys: set[str] = field(default_factory=set)
+    #: Keys of dicts it is made of whose value is a plain name: ``{"params": params}`` ->
+    #: ``{"params": "params"}`` (a body that passes on what it is given).
+    slots: dict[str, str] = field(default_factory=dict)
+    #: Literal fields in it: dict keys and call keywords (snake case) -> whether the value
+    #: given is something other than ``None`` (``Message(task_id=tid)`` -> ``{"task_id": True}``).
+    fields: dict[str, bool] = field(default_factory=dict)
+    #: The value is ``None``, an empty literal or an empty constructor.
+    placeholder: bool = False
+    #: The value is a ``TaskState`` member, a task-state string or name.
+    literal_state: str | None = None
+
+    #: For a tuple literal (``return doc, digest``): what each element is made of.
+    elements: list["Expr"] | None = None
 
     def reads_any(self, keys: set[str] | frozenset[str]) -> bool:
         return not self.keys.isdisjoint(keys)
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "node": None}
 
-@dataclass(eq=False)
+    def __repr__(self) -> str:
+        return f"Expr({sorted(self.reads)}, {[c.callee for c in self.top]})"
+
+
+@dataclass(eq=False, repr=False)
 class Fact:
-    node: cst.CSTNode
+    node: cst.CSTNode | None
     scope: "Scope"
     order: int
     path: Path
@@ -162,25 +250,48 @@ class Fact:
     def loops(self) -> list[Frame]:
         return [frame for frame, branch in self.path if frame.kind in LOOP_KINDS and branch == "body"]
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "node": None}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.scope.qualname}@{self.order})"
+
 
 @dataclass(eq=False)
+class Argument:
+    keyword: str | None
+    star: str
+    value: Expr
+    #: The literal string given, if it is one.
+    text: str | None = None
+    none: bool = False
+
+
+@dataclass(eq=False, repr=False)
 class Call(Fact):
     callee: str | None = None  # dotted text of the called expression
     method: str | None = None  # its last name
     receiver: str | None = None  # dotted key of what the method is called on
     args: Expr = field(default_factory=Expr)
+    arguments: list[Argument] = field(default_factory=list)
     end: int = 0
+    #: The call whose result the method is called on (``a.b(c).d(e)``: ``a.b(c)`` for ``d``).
+    receiver_call: "Call | None" = None
+    awaited: bool = False
     #: Filled by the API model: what this call means (``send``, ``card-fetch``...).
     roles: set[str] = field(default_factory=set)
     qualified: str | None = None
 
-    def keyword(self, name: str) -> cst.Arg | None:
-        node = self.node
-        assert isinstance(node, cst.Call)
-        for arg in node.args:
-            if arg.keyword and arg.keyword.value == name:
-                return arg
-        return None
+    def keyword(self, name: str) -> Argument | None:
+        return next((a for a in self.arguments if a.keyword == name), None)
+
+    def positional(self, index: int) -> Argument | None:
+        found = [a for a in self.arguments if a.keyword is None and not a.star]
+        return found[index] if index < len(found) else None
+
+    def argument(self, index: int, keyword: str) -> Argument | None:
+        """The argument given for a parameter by keyword or by position."""
+        return self.keyword(keyword) or self.positional(index)
 
     @property
     def call(self) -> cst.Call:
@@ -188,26 +299,40 @@ class Call(Fact):
         return self.node
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Bind(Fact):
-    """``targets = value`` in any spelling: assignment, ``for``, ``with ... as``, walrus."""
+    """``targets = value`` in any spelling: assignment, ``for``, ``with ... as``, walrus,
+    and ``x.update(y)`` / ``x.append(y)`` (a weak bind: ``x`` gains what ``y`` holds)."""
 
     targets: list[str] = field(default_factory=list)
     value: Expr = field(default_factory=Expr)
     kind: str = "assign"
     annotation: str | None = None  # `self.card: AgentCard | None = None`
+    #: The call the value is (``x = f()``, ``x = await f()``).
+    direct: "Call | None" = None
+    #: The key the value copies (``c = card``, ``data = card.model_dump()``).
+    copy_of: str | None = None
+    #: Adds to what the target holds rather than replacing it (``d[k] = v``, ``+=``, mutators).
+    weak: bool = False
+    #: ``for key, value in d.items()`` / ``for i, x in enumerate(xs)``: the first target is a key.
+    keyed: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Test(Fact):
     """A condition: of an ``if``/``elif``, ``while``, ``assert``, ternary or comprehension."""
 
     kind: str = "if"
     expr: Expr = field(default_factory=Expr)
     owner: cst.CSTNode | None = None
+    #: The condition's form, for questions that need it without the tree (see :func:`shape_of`).
+    shape: tuple = ()
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "node": None, "owner": None}
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Guard(Fact):
     """``if test: return``: what follows in the block runs only when ``test`` is ``polarity``."""
 
@@ -216,24 +341,35 @@ class Guard(Fact):
     exit_kind: str = "return"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Exit(Fact):
     kind: str = "return"
     value: Expr = field(default_factory=Expr)
+    #: For a ``return``: the returned value's form, as a test's (``return x in card.skills``).
+    shape: tuple = ()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Param:
     name: str
     annotation: str | None
-    node: cst.Param
+    node: cst.Param | None
+    index: int = 0
+    star: str = ""
+    default_none: bool = False
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "node": None}
+
+    def __repr__(self) -> str:
+        return f"Param({self.name})"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Scope:
     """A function (or the module body): its facts, in source order."""
 
-    node: cst.CSTNode
+    node: cst.CSTNode | None
     name: str
     qualname: str
     class_name: str | None
@@ -245,36 +381,164 @@ class Scope:
     guards: list[Guard] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
+    #: Dotted names of the decorators (``functools.lru_cache``, ``classmethod``).
+    decorators: list[str] = field(default_factory=list)
+    #: The decorators' calls (``@cached(TTLCache(maxsize=8, ttl=300))``).
+    decorator_calls: list[Call] = field(default_factory=list)
+    is_async: bool = False
+    is_function: bool = False
+    #: Filled by the API model: the type each key is bound to (canonical names).
+    types: dict[str, str] = field(default_factory=dict)
+    #: Where the module's model puts this scope (``model.scopes[index]``).
+    index: int = 0
 
-    @property
-    def is_function(self) -> bool:
-        return isinstance(self.node, cst.FunctionDef)
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "node": None}
+
+    def __repr__(self) -> str:
+        return f"Scope({self.qualname})"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
+class ClassFacts:
+    """A class the module defines: its bases, decorators and declared fields."""
+
+    name: str
+    qualname: str
+    bases: list[str] = field(default_factory=list)
+    decorators: list[str] = field(default_factory=list)
+    #: Class-level fields (``state: TaskState = TaskState.submitted``): name -> (annotation,
+    #: the bind that gives its default, if any).
+    fields: dict[str, tuple[str | None, "Bind | None"]] = field(default_factory=dict)
+    #: The scope the class body's binds are recorded in.
+    scope: Scope | None = None
+
+    def __repr__(self) -> str:
+        return f"Class({self.qualname})"
+
+
+@dataclass(eq=False, repr=False)
 class ModuleModel:
-    module: cst.Module
+    module: cst.Module | None
     path: str
     imports: dict[str, str] = field(default_factory=dict)
     scopes: list[Scope] = field(default_factory=list)
     #: Every string literal in the module, for A2A detection and card URLs.
     strings: set[str] = field(default_factory=set)
     rpc_methods: set[str] = field(default_factory=set)
-    #: Names of the classes this module defines.
-    classes: set[str] = field(default_factory=set)
+    #: The classes this module defines, by name.
+    classes: dict[str, ClassFacts] = field(default_factory=dict)
     #: id(node) -> the innermost statement holding it; id(statement) -> the one holding that.
     statement_of: dict[int, cst.CSTNode | None] = field(default_factory=dict)
     parent_statement: dict[int, cst.CSTNode | None] = field(default_factory=dict)
     #: Filled by the API model.
     is_a2a: bool = False
+    imports_sdk: bool = False
     api: Any = None
     #: The shared flow analysis, created on first use (see ``a2alint.flow.flow_of``).
     flow: Any = None
+    #: The dotted module name the project gives this file (``pkg.client``), if any.
+    name: str = ""
 
     @property
     def calls(self) -> Iterator[Call]:
         for scope in self.scopes:
             yield from scope.calls
+
+    def __repr__(self) -> str:
+        return f"ModuleModel({self.name or self.path})"
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None)
+        return state
+
+
+# --- shapes of conditions -------------------------------------------------------------------
+
+_COMPARISONS = {
+    cst.Equal: "==", cst.NotEqual: "!=", cst.Is: "is", cst.IsNot: "is not", cst.In: "in", cst.NotIn: "not in",
+    cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+}
+
+
+def expr_keys(node: cst.CSTNode) -> frozenset[str]:
+    """Dotted keys read by one small expression (a condition's operand)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        key = dotted(current)
+        if key is not None:
+            found.update(prefixes(key))
+            if type(current) in (cst.Name, cst.Attribute):
+                continue
+        stack.extend(current.children)
+    return frozenset(found)
+
+
+def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH) -> tuple:
+    """The form of a condition, enough to ask what it tests without the tree:
+
+    ``("not", s)``, ``("or", a, b)``, ``("and", a, b)``, ``("cmp", op, left, right)`` with
+    the keys each operand reads, ``("any", keys)`` / ``("all", keys)``, ``("call", i)`` (the
+    ``i``-th call of the scope), ``("key", key)`` for a bare name or attribute,
+    ``("true",)``, ``("other", keys)``."""
+    kind = type(node)
+    if depth <= 0:
+        return ("other", expr_keys(node))
+    if kind is cst.UnaryOperation and type(node.operator) is cst.Not:
+        return ("not", shape_of(node.expression, calls, depth - 1))
+    if kind is cst.BooleanOperation:
+        op = "and" if type(node.operator) is cst.And else "or"
+        return (op, shape_of(node.left, calls, depth - 1), shape_of(node.right, calls, depth - 1))
+    if kind is cst.Comparison and len(node.comparisons) == 1:
+        target = node.comparisons[0]
+        op = _COMPARISONS.get(type(target.operator), "?")
+        right = "None" if is_none(target.comparator) else expr_keys(target.comparator)
+        return ("cmp", op, expr_keys(node.left), right)
+    if kind is cst.Call:
+        name = dotted(node.func)
+        if name in ("any", "all"):
+            return (name, expr_keys(node))
+        if id(node) in calls:
+            return ("call", calls[id(node)])
+    if kind is cst.Await and type(node.expression) is cst.Call and id(node.expression) in calls:
+        return ("call", calls[id(node.expression)])
+    if kind in (cst.Name, cst.Attribute, cst.Subscript):
+        if kind is cst.Name and node.value == "True":
+            return ("true",)
+        key = dotted(node)
+        if key is not None:
+            return ("key", key)
+    if kind is cst.Integer and node.value not in ("0",):
+        return ("true",)
+    return ("other", expr_keys(node))
+
+
+#: Task states as A2A spells them (values, and the names of 1.x's enum).
+TASK_STATES = frozenset(
+    {"submitted", "working", "input-required", "input_required", "completed", "canceled", "cancelled",
+     "failed", "rejected", "auth-required", "auth_required", "unknown"}
+)
+
+
+def literal_state(node: cst.CSTNode) -> str | None:
+    """``TaskState.completed``, ``TaskState.TASK_STATE_FAILED``, ``"working"``: the state named."""
+    text = string_value(node)
+    if text is not None:
+        if text.startswith("TASK_STATE_"):
+            return text[len("TASK_STATE_") :].lower().replace("_", "-")
+        return text if text in TASK_STATES else None
+    key = dotted(node) if type(node) in (cst.Name, cst.Attribute) else None
+    if key is None:
+        return None
+    last = key.rsplit(".", 1)[-1]
+    if last.startswith("TASK_STATE_"):
+        return last[len("TASK_STATE_") :].lower().replace("_", "-")
+    if "." in key and key.rsplit(".", 1)[0].rsplit(".", 1)[-1] == "TaskState":
+        return last.lower().replace("_", "-")
+    return None
 
 
 # --- the traversal -------------------------------------------------------------------
@@ -304,17 +568,26 @@ _COLLECTED = {
     (cst.IfExp, "test"),
     (cst.CompIf, "test"),
     (cst.Call, "args"),
+    (cst.Arg, "value"),
     (cst.For, "iter"),
     (cst.CompFor, "iter"),
     (cst.WithItem, "item"),
     (cst.Return, "value"),
     (cst.Raise, "exc"),
+    (cst.Expr, "value"),
+    (cst.Element, "value"),
 }
+#: Collected expressions whose reads and calls are part of the enclosing value too.
+_PART_OF_VALUE = {(cst.NamedExpr, "value"), (cst.CompFor, "iter"), (cst.Element, "value")}
 _TEST_KINDS = {cst.If: "if", cst.While: "while", cst.Assert: "assert", cst.IfExp: "ifexp", cst.CompIf: "comprehension"}
 _STATEMENTS = frozenset(
     {cst.SimpleStatementLine, cst.If, cst.For, cst.While, cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.ClassDef, cst.Match}
 )
 _EXITS = {cst.Return: "return", cst.Raise: "raise", cst.Continue: "continue", cst.Break: "break"}
+#: ``for _ in itertools.count()``: loops with no end of their own.
+_ENDLESS_ITERATORS = frozenset({"count", "cycle", "repeat"})
+#: Context managers that cancel what they wrap after a delay (asyncio, anyio, trio, async_timeout).
+DEADLINE_SCOPES = frozenset({"timeout", "timeout_at", "fail_after", "fail_at", "move_on_after", "move_on_at"})
 
 
 def _block_exit(block: cst.BaseSuite) -> str | None:
@@ -323,28 +596,48 @@ def _block_exit(block: cst.BaseSuite) -> str | None:
     if not body:
         return None
     last = body[-1]
-    if isinstance(last, cst.SimpleStatementLine) or isinstance(block, cst.SimpleStatementSuite):
-        small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else last
+    if type(last) is cst.SimpleStatementLine or type(block) is cst.SimpleStatementSuite:
+        small = last.body[-1] if type(last) is cst.SimpleStatementLine and last.body else last
         return _EXITS.get(type(small))
-    if isinstance(last, cst.If) and last.orelse is not None:
+    if type(last) is cst.If and last.orelse is not None:
         body_exit = _block_exit(last.body)
-        else_exit = _block_exit(last.orelse.body) if isinstance(last.orelse, cst.Else) else None
+        else_exit = _block_exit(last.orelse.body) if type(last.orelse) is cst.Else else None
         if body_exit and else_exit:
             return body_exit
     return None
 
 
 def annotation_text(annotation: cst.Annotation | None) -> str | None:
+    """The type an annotation gives a value, or what its container holds:
+    ``Optional[Task]``, ``Task | None``, ``list[Task]``, ``dict[str, Task]`` -> ``Task``."""
     if annotation is None:
         return None
-    node = annotation.annotation
-    if isinstance(node, cst.Subscript):  # Optional[Task], list[Task]
-        inner = node.slice[0].slice if node.slice and isinstance(node.slice[0].slice, cst.Index) else None
-        return dotted(inner.value) if inner is not None else dotted(node.value)
-    if isinstance(node, cst.BinaryOperation):  # Task | None
-        return dotted(node.left)
+    return _type_text(annotation.annotation)
+
+
+def _type_text(node: cst.CSTNode) -> str | None:
+    kind = type(node)
+    if kind is cst.Subscript:
+        elements = [e.slice.value for e in node.slice if type(e.slice) is cst.Index]
+        container = (dotted(node.value) or "").rsplit(".", 1)[-1]
+        if not elements:
+            return dotted(node.value)
+        if container in ("dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "OrderedDict") and len(elements) == 2:
+            return _type_text(elements[1])
+        if container in ("Annotated", "ClassVar", "Final"):
+            return _type_text(elements[0])
+        if container in ("Optional", "list", "List", "set", "Set", "frozenset", "tuple", "Tuple", "Sequence", "Iterable",
+                         "AsyncIterator", "Iterator", "AsyncIterable", "Union", "deque", "Awaitable", "Coroutine"):
+            found = [t for t in (_type_text(e) for e in elements) if t not in (None, "None", "...")]
+            return found[0] if found else None
+        return dotted(node.value)
+    if kind is cst.BinaryOperation:  # Task | None
+        left = _type_text(node.left)
+        return left if left not in (None, "None") else _type_text(node.right)
     value = string_value(node)
-    return value if value is not None else dotted(node)
+    if value is not None:
+        return value.split("|")[0].strip() or None
+    return dotted(node)
 
 
 class ModelBuilder:
@@ -355,11 +648,22 @@ class ModelBuilder:
         self.order = 0
         self.frames: list[Frame] = []
         self.scopes: list[Scope] = []
-        self.classes: list[str] = []
+        self.classes: list[ClassFacts] = []
         self.collectors: list[Expr] = []
         self.saved_collectors: list[list[Expr]] = []  # a nested def starts afresh
         self.statements: list[cst.CSTNode] = []
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
+        #: Nodes whose key is part of a longer one being read (``card`` in ``card.skills``),
+        #: or the called expression of a call: read, but not what a value is made of.
+        self.inner: set[int] = set()
+        #: id(call node) -> the open Call; id(node) -> the call whose receiver it is.
+        self.open_calls: dict[int, Call] = {}
+        self.receiver_of: dict[int, Call] = {}
+        #: Calls currently being visited, with the collector open when each began.
+        self.call_stack: list[tuple[Call, Expr | None]] = []
+        self.call_ids: dict[int, int] = {}
+        #: id(collector) -> how many operators are open in it (see ``Expr.derived``).
+        self.deriving: dict[int, int] = {}
         scope = Scope(model.module, "<module>", "<module>", None, None)
         model.scopes.append(scope)
         self.scopes.append(scope)
@@ -395,10 +699,34 @@ class ModelBuilder:
 
     def _enter_control(self, node: cst.CSTNode) -> None:
         kind = type(node)
-        if kind is cst.ClassDef:
-            self.classes.append(node.name.value)
-            self.model.classes.add(node.name.value)
         frame = Frame(_CONTROL[kind], node, self.order, self.path())
+        if kind is cst.ClassDef:
+            qualname = ".".join([*(c.qualname for c in self.classes[-1:]), node.name.value])
+            facts = ClassFacts(
+                node.name.value,
+                qualname,
+                bases=[b for b in (dotted(arg.value) for arg in node.bases) if b],
+                decorators=[d for d in (_decorator_name(dec) for dec in node.decorators) if d],
+                scope=self.scope,
+            )
+            self.classes.append(facts)
+            self.model.classes.setdefault(node.name.value, facts)
+        elif kind is cst.While:
+            test = node.test
+            frame.endless = (type(test) is cst.Name and test.value == "True") or (
+                type(test) is cst.Integer and test.value != "0"
+            )
+        elif kind is cst.For:
+            iterated = node.iter
+            if type(iterated) is cst.Call:
+                func = iterated.func
+                name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+                frame.endless = name in _ENDLESS_ITERATORS
+        elif kind is cst.With:
+            frame.deadline = any(
+                type(item.item) is cst.Call and (dotted(item.item.func) or "").rsplit(".", 1)[-1] in DEADLINE_SCOPES
+                for item in node.items
+            )
         self.frames.append(frame)
         self.scope.frames.append(frame)
 
@@ -407,7 +735,16 @@ class ModelBuilder:
         frame.end = self.order
         kind = type(node)
         if kind is cst.ClassDef:
-            self.classes.pop()
+            facts = self.classes.pop()
+            for bind in facts.scope.binds if facts.scope is not None else ():
+                if bind.path and bind.path[-1][0] is frame and bind.kind == "assign":
+                    for target in bind.targets:
+                        if "." not in target:
+                            facts.fields[target] = (bind.annotation, bind)
+            for statement in node.body.body if type(node.body) is cst.IndentedBlock else ():
+                for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
+                    if type(small) is cst.AnnAssign and small.value is None and type(small.target) is cst.Name:
+                        facts.fields.setdefault(small.target.value, (annotation_text(small.annotation), None))
         elif kind is cst.If:
             self._guard(node, frame)
 
@@ -421,11 +758,16 @@ class ModelBuilder:
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         if self.frames and self.frames[-1].node is node:
             self.frames[-1].branch = attribute
-        if (type(node), attribute) in _COLLECTED:
+        kind = type(node)
+        if (kind, attribute) in _COLLECTED:
             expr = Expr()
             self.collectors.append(expr)
             self.pending[id(node)] = expr
-            if attribute in ("test",):
+            if kind is cst.Call:
+                for arg in node.args:
+                    if arg.keyword is not None:
+                        expr.fields[snake(arg.keyword.value)] = not is_none(arg.value)
+            elif attribute == "test":
                 self._test(node, expr)
             elif attribute == "iter":
                 self._bind_loop(node, expr)
@@ -433,11 +775,15 @@ class ModelBuilder:
                 self._bind_with(node, expr)
 
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        if (type(original_node), attribute) in _COLLECTED:
+        kind = type(original_node)
+        if (kind, attribute) in _COLLECTED:
             expr = self.collectors.pop()
             if attribute in ("iter", "item"):  # the target is bound once the value is computed
                 bind = next(b for b in reversed(self.scope.binds) if b.node is original_node)
                 bind.order = self.order
+            if attribute == "test":
+                test = next(t for t in reversed(self.scope.tests) if t.owner is original_node)
+                test.shape = shape_of(original_node.test, self._call_index())
             if self.collectors:  # an inner expression is part of the outer one too
                 outer = self.collectors[-1]
                 outer.keys |= expr.keys
@@ -445,25 +791,47 @@ class ModelBuilder:
                 outer.rpc_methods |= expr.rpc_methods
                 outer.names |= expr.names
                 outer.calls += expr.calls
+                outer.fields.update(expr.fields)
+                if (kind, attribute) in _PART_OF_VALUE:
+                    outer.reads |= expr.reads
+                    outer.top += expr.top
+                    outer.derived |= expr.derived
+                    outer.derived_top += expr.derived_top
+                    outer.texts += expr.texts
+                    outer.methods |= expr.methods
+                    outer.method_keys |= expr.method_keys
+                    outer.slots.update(expr.slots)
+
+    def _call_index(self) -> dict[int, int]:
+        """id(call node) -> its index in its scope's calls (for shapes)."""
+        return self.call_ids
 
     # -- functions --
     def _enter_function(self, node: cst.FunctionDef) -> None:
         parent = self.scope
-        class_name = self.classes[-1] if self.frames and self.frames[-1].kind == "class" else None
-        prefix = f"{class_name}." if class_name else ("" if parent.name == "<module>" else f"{parent.qualname}.")
-        scope = Scope(
-            node,
-            node.name.value,
-            prefix + node.name.value,
-            class_name,
-            parent,
-        )
+        class_name = self.classes[-1].name if self.frames and self.frames[-1].kind == "class" else None
+        if class_name:
+            prefix = f"{self.classes[-1].qualname}."
+        else:
+            prefix = "" if parent.name == "<module>" else f"{parent.qualname}."
+        scope = Scope(node, node.name.value, prefix + node.name.value, class_name, parent)
+        scope.is_function = True
+        scope.is_async = node.asynchronous is not None
+        scope.decorators = [d for d in (_decorator_name(dec) for dec in node.decorators) if d]
         params = node.params
-        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-            scope.params.append(Param(param.name.value, annotation_text(param.annotation), param))
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                scope.params.append(Param(star.name.value, None, star))
+        index = 0
+        for param in (*params.posonly_params, *params.params):
+            scope.params.append(_param(param, index))
+            index += 1
+        if isinstance(params.star_arg, cst.Param):
+            scope.params.append(_param(params.star_arg, index, "*"))
+            index += 1
+        for param in params.kwonly_params:
+            scope.params.append(_param(param, index))
+            index += 1
+        if params.star_kwarg is not None:
+            scope.params.append(_param(params.star_kwarg, index, "**"))
+        scope.index = len(self.model.scopes)
         self.model.scopes.append(scope)
         self.scopes.append(scope)
         self.frames.append(Frame("function", node, self.order))
@@ -471,66 +839,158 @@ class ModelBuilder:
         self.collectors = []
 
     def _leave_function(self, node: cst.FunctionDef) -> None:
-        self.scopes.pop()
+        scope = self.scopes.pop()
+        decorators = {id(d.decorator) for d in node.decorators}
+        scope.decorator_calls = [c for c in scope.calls if id(c.node) in decorators]
         frame = self.frames.pop()
         frame.end = self.order
         self.collectors = self.saved_collectors.pop()
 
     # -- expressions --
     def _read(self, node: cst.CSTNode) -> None:
+        if type(node) is cst.Name and node.value in ("None", "True", "False"):
+            return
+        inner = id(node) in self.inner
+        if type(node) is not cst.Name:
+            value = node.value
+            self.inner.add(id(value))  # `card` in `card.skills`, `self.peers` in `self.peers[name]`
+            if type(node) is cst.Subscript:  # the index is read, but the element is not made of it
+                for element in node.slice:
+                    if type(element.slice) is cst.Index:
+                        self.inner.add(id(element.slice.value))
         if not self.collectors:
             return
         key = dotted(node)
         if key is None:
+            if inner is False and type(node) is not cst.Name:
+                self.inner.discard(id(node.value))  # `f()[0]`, `(a or b).c`: the inner part is read itself
             return
         expr = self.collectors[-1]
         expr.keys.update(prefixes(key))
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             expr.names.add(key)
+        if not inner:
+            (expr.derived if self.deriving.get(id(expr)) else expr.reads).add(key)
+
+    def _enter_operator(self, node: cst.CSTNode) -> None:
+        if self.collectors:
+            key = id(self.collectors[-1])
+            self.deriving[key] = self.deriving.get(key, 0) + 1
+
+    def _leave_operator(self, node: cst.CSTNode) -> None:
+        if self.collectors:
+            key = id(self.collectors[-1])
+            self.deriving[key] = self.deriving.get(key, 1) - 1
 
     def _string(self, node: cst.CSTNode) -> None:
+        if type(node) is cst.FormattedString:
+            self._enter_operator(node)
         value = string_value(node)
         if value is None:
             return
         self.model.strings.add(value)
         if self.collectors:
-            self.collectors[-1].strings.append(value)
+            expr = self.collectors[-1]
+            expr.strings.append(value)
+            if not (self.call_stack and self.call_stack[-1][1] is expr):  # not in a called expression
+                expr.texts.append(value)
 
     def _dict_element(self, node: cst.DictElement) -> None:
-        if string_value(node.key) == "method":
+        key = string_value(node.key)
+        if key is None or not self.collectors:
+            if key == "method":
+                method = string_value(node.value)
+                if method is not None:
+                    self.model.rpc_methods.add(method)
+            return
+        expr = self.collectors[-1]
+        expr.fields[snake(key)] = not is_none(node.value)
+        if type(node.value) in (cst.Name, cst.Attribute):
+            held = dotted(node.value)
+            if held:
+                expr.slots[key] = held
+        if key == "method":
             method = string_value(node.value)
             if method is not None:
                 self.model.rpc_methods.add(method)
-                if self.collectors:
-                    self.collectors[-1].rpc_methods.add(method)
+                expr.rpc_methods.add(method)
+                expr.methods.add(method)
+            else:
+                held = dotted(node.value)
+                if held:
+                    expr.method_keys.add(held)
 
     def _enter_call(self, node: cst.Call) -> None:
-        callee = dotted(node.func)
-        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else callee
-        receiver = dotted(node.func.value) if isinstance(node.func, cst.Attribute) else None
-        call = Call(
-            node,
-            self.scope,
-            self.order,
-            self.path(),
-            callee=callee,
-            method=method,
-            receiver=receiver,
-        )
+        func = node.func
+        callee = dotted(func)
+        is_method = type(func) is cst.Attribute
+        method = func.attr.value if is_method else callee
+        receiver = dotted(func.value) if is_method else None
+        call = Call(node, self.scope, self.order, self.path(), callee=callee, method=method, receiver=receiver)
+        self.call_ids[id(node)] = len(self.scope.calls)
         self.scope.calls.append(call)
-        if self.collectors:
-            self.collectors[-1].calls.append(call)
-            key = dotted(node)  # card.get("skills"), getattr(card, "x")
+        self.open_calls[id(node)] = call
+        outer = self.receiver_of.pop(id(node), None)
+        if outer is not None:
+            outer.receiver_call = call
+        if is_method:
+            inner = func.value
+            if type(inner) is cst.Await:
+                inner = inner.expression
+            if type(inner) is cst.Call:
+                self.receiver_of[id(inner)] = call
+        self.inner.add(id(func))  # what is called is not what the value is made of
+        collector = self.collectors[-1] if self.collectors else None
+        nested = bool(self.call_stack) and self.call_stack[-1][1] is collector  # in the called expression
+        self.call_stack.append((call, collector))
+        if collector is not None:
+            collector.calls.append(call)
+            key = dotted(node)  # card.get("skills"), getattr(card, "x"), card.model_dump()
+            deriving = bool(self.deriving.get(id(collector)))
             if key:
-                self.collectors[-1].keys.update(prefixes(key))
+                collector.keys.update(prefixes(key))
+                if not nested and id(node) not in self.inner:
+                    (collector.derived if deriving else collector.reads).add(key)
+            elif not nested and id(node) not in self.inner:
+                (collector.derived_top if deriving else collector.top).append(call)
 
     def _leave_call(self, node: cst.Call) -> None:
-        for call in reversed(self.scope.calls):
-            if call.node is node:
-                call.end = self.order
-                call.args = self.pending.pop(id(node), Expr())
-                call.args.node = node
-                return
+        self.call_stack.pop()
+        call = self.open_calls.pop(id(node))
+        call.end = self.order
+        call.args = self.pending.pop(id(node), Expr())
+        call.args.node = node
+        for arg in node.args:
+            value = self.pending.pop(id(arg), None) or Expr()
+            value.node = arg.value
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            call.arguments.append(Argument(keyword, arg.star, value, string_value(arg.value), is_none(arg.value)))
+        if call.method in MUTATORS and call.receiver and call.arguments:
+            arguments = [a.value for a in call.arguments]
+            value = Expr(
+                node,
+                keys=set(call.args.keys),
+                reads={r for a in arguments for r in a.reads},
+                calls=list(call.args.calls),
+                top=[c for a in arguments for c in a.top],
+                derived={r for a in arguments for r in a.derived},
+                derived_top=[c for a in arguments for c in a.derived_top],
+                strings=list(call.args.strings),
+                rpc_methods=set(call.args.rpc_methods),
+                names=set(call.args.names),
+                texts=[t for a in arguments for t in a.texts],
+                methods={m for a in arguments for m in a.methods},
+                method_keys={k for a in arguments for k in a.method_keys},
+                fields=dict(call.args.fields),
+            )
+            self.scope.binds.append(
+                Bind(node, self.scope, self.order, call.path, [call.receiver], value, "mutate", weak=True)
+            )
+
+    def _await(self, node: cst.Await) -> None:
+        inner = node.expression
+        if type(inner) is cst.Call and id(inner) in self.open_calls:
+            self.open_calls[id(inner)].awaited = True
 
     # -- binds, tests, exits --
     def _bind_assignment(self, node: cst.CSTNode) -> None:
@@ -538,23 +998,58 @@ class ModelBuilder:
         if value is None:  # a bare annotation: `card: AgentCard`
             return
         value.node = node.value
-        if isinstance(node, cst.Assign):
+        kind = type(node)
+        if kind is cst.Assign:
             targets = [key for t in node.targets for key in target_keys(t.target)]
+            weak = all(_weak_target(t.target) for t in node.targets)
         else:
             targets = target_keys(node.target)
-        kind = "augassign" if isinstance(node, cst.AugAssign) else "assign"
-        annotation = annotation_text(node.annotation) if isinstance(node, cst.AnnAssign) else None
-        self.scope.binds.append(Bind(node, self.scope, self.order, self.path(), targets, value, kind, annotation))
+            weak = kind is cst.AugAssign or _weak_target(node.target)
+        annotation = annotation_text(node.annotation) if kind is cst.AnnAssign else None
+        self._elements(value, node.value)
+        bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
+                    annotation, weak=weak)
+        self._describe(bind, node.value)
+        self.scope.binds.append(bind)
+
+    def _elements(self, expr: Expr, value: cst.CSTNode | None) -> None:
+        """A tuple's elements, each as its own expression (``doc, digest = load()``)."""
+        if type(value) is cst.Tuple and value.elements and all(type(e) is cst.Element for e in value.elements):
+            expr.elements = [self.pending.pop(id(e), None) or Expr() for e in value.elements]
+
+    def _describe(self, bind: Bind, value: cst.CSTNode | None) -> None:
+        """What a bind's value is, where the tree says it: a call, a copy, nothing yet."""
+        inner = value.expression if type(value) is cst.Await else value
+        if type(inner) is cst.Call:
+            bind.direct = next((c for c in bind.value.calls if c.node is inner), None)
+        if type(inner) in (cst.Name, cst.Attribute, cst.Subscript, cst.Call):
+            bind.copy_of = dotted(inner)
+        bind.value.placeholder = is_placeholder(value)
+        if type(inner) is cst.Call and (dotted(inner.func) or "").rsplit(".", 1)[-1] == "field":
+            default = next((a.value for a in inner.args if a.keyword and a.keyword.value == "default"), None)
+            inner = default if default is not None else inner  # a dataclass field's default
+        bind.value.literal_state = literal_state(inner) if inner is not None else None
 
     def _bind_loop(self, node: cst.CSTNode, expr: Expr) -> None:
         expr.node = node.iter
         bind = Bind(node, self.scope, self.order, self.path(), target_keys(node.target), expr, "for")
+        iterated = node.iter
+        if type(node.target) is cst.Tuple and len(node.target.elements) == 2 and type(iterated) is cst.Call:
+            func = iterated.func
+            name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+            bind.keyed = name in ("items", "enumerate")
         self.scope.binds.append(bind)
 
     def _bind_with(self, node: cst.WithItem, expr: Expr) -> None:
         expr.node = node.item
         targets = target_keys(node.asname.name) if node.asname else []
         self.scope.binds.append(Bind(node, self.scope, self.order, self.path(), targets, expr, "with"))
+
+    def _leave_loop_or_with(self, node: cst.CSTNode) -> None:
+        for bind in reversed(self.scope.binds):
+            if bind.node is node:
+                self._describe(bind, node.iter if type(node) is not cst.WithItem else node.item)
+                break
 
     def _test(self, node: cst.CSTNode, expr: Expr) -> None:
         expr.node = node.test
@@ -579,11 +1074,20 @@ class ModelBuilder:
     def _exit(self, node: cst.CSTNode) -> None:
         value = self.pending.pop(id(node), Expr())
         value.node = getattr(node, "value", None) or getattr(node, "exc", None)
-        self.scope.exits.append(Exit(node, self.scope, self.order, self.path(), _EXITS[type(node)], value))
+        exit_ = Exit(node, self.scope, self.order, self.path(), _EXITS[type(node)], value)
+        if type(node) is cst.Return and node.value is not None:
+            self._elements(value, node.value)
+            exit_.shape = shape_of(node.value, self._call_index())
+            value.placeholder = is_placeholder(node.value)
+            value.literal_state = literal_state(node.value)
+        self.scope.exits.append(exit_)
+
+    def _expression_statement(self, node: cst.Expr) -> None:
+        self.pending.pop(id(node), None)  # its calls are recorded; the value is dropped
 
     # -- imports --
     def _import(self, node: cst.Import | cst.ImportFrom) -> None:
-        if isinstance(node, cst.Import):
+        if type(node) is cst.Import:
             for alias in node.names:
                 full = dotted(alias.name) or ""
                 if alias.asname:
@@ -593,13 +1097,25 @@ class ModelBuilder:
                     self.model.imports.setdefault(full, full)
             return
         module = ("." * len(node.relative)) + (dotted(node.module) or "" if node.module else "")
-        if isinstance(node.names, cst.ImportStar):
+        if type(node.names) is cst.ImportStar:
             self.model.imports.setdefault(f"{module}.*", module)
             return
         for alias in node.names:
             name = dotted(alias.name) or ""
             local = dotted(alias.asname.name) if alias.asname else name
-            self.model.imports[local or name] = f"{module}.{name}" if module else name
+            if module.endswith("."):
+                self.model.imports[local or name] = f"{module}{name}"
+            else:
+                self.model.imports[local or name] = f"{module}.{name}" if module else name
+
+
+def _param(param: cst.Param, index: int, star: str = "") -> Param:
+    return Param(param.name.value, annotation_text(param.annotation), param, index, star, is_none(param.default))
+
+
+def _decorator_name(decorator: cst.Decorator) -> str | None:
+    node = decorator.decorator
+    return dotted(node.func) if type(node) is cst.Call else dotted(node)
 
 
 #: What the builder does on entering and on leaving each kind of node.
@@ -624,11 +1140,41 @@ _ON_LEAVE: dict[type, Callable[[ModelBuilder, cst.CSTNode], None]] = {
     cst.IndentedBlock: ModelBuilder._leave_block,
     cst.SimpleStatementSuite: ModelBuilder._leave_block,
     cst.Call: ModelBuilder._leave_call,
+    cst.Await: ModelBuilder._await,
     cst.Assign: ModelBuilder._bind_assignment,
     cst.AnnAssign: ModelBuilder._bind_assignment,
     cst.AugAssign: ModelBuilder._bind_assignment,
     cst.NamedExpr: ModelBuilder._bind_assignment,
+    cst.Expr: ModelBuilder._expression_statement,
 }
+
+
+def _leave_for(builder: ModelBuilder, node: cst.For) -> None:
+    builder._leave_loop_or_with(node)
+    builder._leave_control(node)
+
+
+def _leave_comp_for(builder: ModelBuilder, node: cst.CompFor) -> None:
+    builder._leave_loop_or_with(node)
+
+
+def _visit_operator(builder: ModelBuilder, node: cst.CSTNode) -> None:
+    if type(node) is not cst.UnaryOperation or type(node.operator) is cst.Not:
+        builder._enter_operator(node)
+
+
+def _leave_operator(builder: ModelBuilder, node: cst.CSTNode) -> None:
+    if type(node) is not cst.UnaryOperation or type(node.operator) is cst.Not:
+        builder._leave_operator(node)
+
+
+for _kind in (cst.Comparison, cst.BinaryOperation, cst.UnaryOperation):
+    _ON_VISIT[_kind] = _visit_operator
+    _ON_LEAVE[_kind] = _leave_operator
+_ON_LEAVE[cst.FormattedString] = ModelBuilder._leave_operator
+_ON_LEAVE[cst.For] = _leave_for
+_ON_LEAVE[cst.CompFor] = _leave_comp_for
+_ON_LEAVE[cst.WithItem] = ModelBuilder._leave_loop_or_with
 
 
 # --- the walk -----------------------------------------------------------------------------

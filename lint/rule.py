@@ -47,9 +47,10 @@ class Replace:
 
 @dataclass(frozen=True)
 class Note:
-    """A related location: ``node`` in this file, explained by ``label``."""
+    """A related location, explained by ``label``: a node of this file, or a fact (a
+    call, a bind, a parameter) of this module or of another one."""
 
-    node: cst.CSTNode
+    node: object
     label: str
 
 
@@ -69,8 +70,9 @@ class Report:
         """Every node whose position the diagnostic needs."""
         return [self.node, *(note.node for note in self.notes), *self.lines.values(), *([self.fix.old] if self.fix else [])]
 
-    def suggestion_text(self, line_of: Callable[[cst.CSTNode], int]) -> str | None:
-        """The suggestion with each ``{line:NAME}`` replaced by the line of ``lines[NAME]``."""
+    def suggestion_text(self, line_of: Callable[[object], object]) -> str | None:
+        """The suggestion with each ``{line:NAME}`` replaced by the line of ``lines[NAME]``
+        (``48``, or ``contracts.py:18`` for a place in another module)."""
         if not self.suggestion or not self.lines:
             return self.suggestion
         return _LINE.sub(lambda m: str(line_of(self.lines[m.group(1)])), self.suggestion)

@@ -29,6 +29,9 @@ from a2alint.fixes import apply_edits, parses, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.positions import Positions
+from a2alint.flow import Flow
+from a2alint.project import Project
+from a2alint.values import Analysis
 from a2alint.rule import Rule
 from a2alint.suppressions import SKIP_FILE, find_noqa
 
@@ -178,6 +181,8 @@ class Linter:
         try:
             model = build_model(module, display)
             apimodel.annotate(model, settings.api)
+            if model.flow is None:
+                model.flow = Flow(model, Analysis(Project.of(model, Path(display)), settings.api))
         except RecursionError:
             return self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to analyse").diagnostics, []
         reports = []
@@ -204,14 +209,34 @@ class Linter:
         return self._suppress(diagnostics, noqa, display, enabled), errors
 
     def _diagnostics(self, model: ModuleModel, text: str, display: str, reports: list) -> list[Diagnostic]:
+        """Diagnostics for the rules' reports: every place they name (a node of this
+        module, or a fact of another one) located, notes sorted by place."""
         module = model.module
-        wanted = [n for _, r in reports for n in r.places()]
+        flow = model.flow
+        local: list[cst.CSTNode] = []
+        foreign: dict[int, Related] = {}
+        for _, report in reports:
+            for target in report.places():
+                node = flow.local_node(target) if flow is not None else target
+                if node is not None:
+                    local.append(node)
+                elif id(target) not in foreign:
+                    foreign[id(target)] = flow.locate_elsewhere(target)
         spans = {id(node) for _, r in reports for node in (r.node, r.fix.old if r.fix else None) if node is not None}
-        positions = Positions(model, text).get(wanted, spans)
+        positions = Positions(model, text).get(local, spans)
+
+        def where(target) -> tuple[str, int, int]:
+            node = flow.local_node(target) if flow is not None else target
+            if node is not None:
+                start = positions[node].start
+                return display, start.line, start.column + 1
+            found = foreign[id(target)]
+            return found.path, found.line, found.column
+
         seen = set()
         diagnostics = []
         for rule, report in reports:
-            where = positions[report.node]
+            span = positions[report.node]
             fix = None
             if report.fix is not None:
                 old = positions[report.fix.old]
@@ -221,16 +246,16 @@ class Linter:
                     module.code_for_node(report.fix.new),
                 )
                 fix = Fix(report.fix.applicability, (edit,), report.fix.description)
-            notes = sorted(report.notes, key=lambda n: (positions[n.node].start.line, positions[n.node].start.column))
-            related = tuple(
-                Related(display, positions[n.node].start.line, positions[n.node].start.column + 1, n.label) for n in notes
-            )
-            steps = {id(n.node): index for index, n in reversed(list(enumerate(notes, start=1)))}
-            steps[id(report.node)] = 0
-            code_flow = tuple(steps[id(node)] for node in report.flow if id(node) in steps)
-            suggestion = report.suggestion_text(lambda node: positions[node].start.line)
+            placed = [(where(n.node), n) for n in report.notes]
+            placed.sort(key=lambda item: (item[0][0] != display, item[0]))
+            related = tuple(Related(path, line, column, n.label) for (path, line, column), n in placed)
+            same = (lambda t: id(flow.local_node(t) or t)) if flow is not None else id
+            steps = {same(n.node): index for index, (_, n) in reversed(list(enumerate(placed, start=1)))}
+            steps[same(report.node)] = 0
+            code_flow = tuple(steps[same(node)] for node in report.flow if same(node) in steps)
+            suggestion = report.suggestion_text(lambda target: _line_text(where(target), display))
             diagnostic = Diagnostic(
-                display, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
+                display, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
                 rule.code, rule.name, rule.severity, report.message, suggestion, fix, related, code_flow,
             )
             key = (diagnostic.line, diagnostic.column, diagnostic.code)
@@ -280,6 +305,12 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def _line_text(place: tuple[str, int, int], display: str) -> str:
+    """How a suggestion names a line: ``48`` in the same file, ``contracts.py:18`` in another."""
+    path, line, _ = place
+    return str(line) if path == display else f"{path}:{line}"
 
 
 def _syntax_error(text: str, error: cst.ParserSyntaxError) -> tuple[int, int, str]:

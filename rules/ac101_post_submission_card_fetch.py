@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from a2alint.flow import TASK_ROLES, Flow, flow_of, runs_before
-from a2alint.model import Call, ModuleModel, Scope
+from a2alint.flow import Anchor, Flow, flow_of
+from a2alint.model import Call, Expr, ModuleModel
 from a2alint.rule import Note, Rule
 
-DECIDING_ROLES = ("cancel", "send", "subscribe")
+#: Calls a fetched card decides when it is passed to them or the client it built makes them.
+DECIDING_ROLES = ("cancel", "send", "subscribe", "get-task")
 
 
 class PostSubmissionCardFetch(Rule):
@@ -194,24 +195,24 @@ async def delegate(client, message, url):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for call, chain in flow.playing("card-fetch"):
-            scope = call.scope
-            anchor = flow.submission(call)
-            if anchor is None:
-                continue
-            decision = self._decision(flow, scope, call)
+            if flow.fetch_in_sight(call) is not call:
+                continue  # the card comes back through another call, judged where it does
+            decision = self._decision(flow, call)
             if decision is None:
                 continue
-            fetch = chain[-1]
-            node, label, returned_by = decision
-            if not anchor.live and self._routes_a_new_task(flow, returned_by[0] if returned_by else call, node):
+            node, label, acts = decision
+            anchor = acts or flow.submission(call)
+            if anchor is None:
                 continue
-            notes = [*anchor.notes(), *flow.helper_notes(chain, "fetches the card")]
-            notes += [(c.node, f"gets the fetched card back from {c.callee}()") for c in returned_by]
-            notes.append((node, label))
-            capture = flow.contract_capture(anchor.scope or scope)
-            name = flow.bound_to(capture) if capture is not None else None
+            if not anchor.live and flow.routes_a_new_task(call, node):
+                continue
+            notes = [*anchor.notes(), (node, label)]
+            if len(chain) > 1:  # the fetch inside the project function that hands the card back
+                notes.append((chain[-1], f"{call.callee or call.method}() fetches the card here"))
+            capture = flow.contract_capture(anchor.scope or call.scope)
+            name = flow.bound_to(capture) if isinstance(capture, Call) and capture.scope is call.scope else None
             if name:
-                lines = {"frozen": capture.node}
+                lines = {"frozen": capture}
                 fix = f"decide from the contract hash frozen at line {{line:frozen}} ({name})"
             elif anchor.is_send:
                 lines = {"send": anchor.node}
@@ -220,7 +221,7 @@ async def delegate(client, message, url):
                 lines = {}
                 fix = "decide from the contract frozen at send time"
             self.report(
-                fetch.node,
+                call.node,
                 "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
                 suggestion=(
                     f"{fix}, not from the re-fetched card (the task's own status reports failures); "
@@ -228,60 +229,43 @@ async def delegate(client, message, url):
                 ),
                 notes=[Note(n, text) for n, text in notes],
                 lines=lines,
-                flow=[*anchor.path(), *(c.node for c in returned_by), *(c.node for c in chain), node],
+                flow=[*anchor.path(), *chain, node],
             )
 
     @staticmethod
-    def _routes_a_new_task(flow: Flow, fetch: Call, decision) -> bool:
-        """After an earlier send, a card fetched to route a new task: the function goes on to
-        submit a task of its own and touches no task but the ones it submits, and the card
-        decides a condition or that send, not a state or what the object holds. The earlier
-        task is not in flight here (``Anchor.live``), so nothing about it is decided."""
+    def _decision(flow: Flow, fetch: Call):
+        """Where the fetched card (or a value derived from it) decides something in the
+        fetching function: (the place, a label, and when it is a call on a task that
+        already exists, the anchor that says so)."""
         scope = fetch.scope
-        if any(bind.node is decision for bind in scope.binds):
-            return False
-        later = [c for c in scope.calls if c.order > fetch.order]
-        sends = [c for c in later if flow.chain(c, "send") and runs_before(fetch, c)]
-        new_tasks = flow.derived(scope, calls=sends).keys()
-        earlier = [c for c in scope.calls if c.order < fetch.order and flow.chain(c, "send")]
-        earlier_tasks = flow.derived(scope, calls=earlier).keys()
-
-        def touches_another_task(call: Call) -> bool:
-            if flow.chain(call, "send"):  # a follow-up message into the earlier task
-                return call.args.reads_any(earlier_tasks)
-            acts = any(flow.chain(call, role) for role in ("cancel", "subscribe", "get-task"))
-            return acts and not call.args.reads_any(new_tasks)
-
-        return bool(sends) and not any(touches_another_task(c) for c in later)
-
-    def _decision(self, flow: Flow, scope: Scope, fetch: Call, returned_by: tuple[Call, ...] = ()):
-        """Where the fetched card (or a value derived from it) decides something, and the
-        helper call sites that return it there, outermost first."""
-        derived = flow.derived(scope, calls=[fetch])
-        keys = set(derived)
         name = flow.card_name(fetch)
         card = f"the fetched card ({name})" if name else "the fetched card"
         for test in scope.tests:
-            if test.order >= fetch.order and (test.expr.reads_any(keys) or any(c is fetch for c in test.expr.calls)):
-                return test.node, f"{card} decides this {test.kind} condition", returned_by
+            if test.order >= fetch.order and flow.depends_on_fetch(test.expr, test, fetch):
+                return test, f"{card} decides this {test.kind} condition", None
         for call in scope.calls:
-            if call.order > fetch.order and call is not fetch and call.roles.intersection(DECIDING_ROLES):
-                if call.args.reads_any(keys):
-                    return call.node, f"{card} is passed to this call", returned_by
-            if call.order > fetch.order and call.receiver in keys and call.roles & TASK_ROLES:
-                return call.node, f"a client built from {card} now drives the task", returned_by
-        for bind in scope.binds:
-            if bind.order < fetch.order or not (bind.value.reads_any(keys) or any(c is fetch for c in bind.value.calls)):
+            if call.order <= fetch.order or call is fetch:
                 continue
+            acting = [role for role in DECIDING_ROLES if flow.chain(call, role)]
+            if not acting:
+                continue
+            client = call.receiver is not None and flow.depends_on_fetch(Expr(reads={call.receiver}), call, fetch)
+            passed = any(flow.depends_on_fetch(a.value, call, fetch) for a in call.arguments)
+            if not (client or passed):
+                continue
+            label = f"a client built from {card} now drives the task" if client else f"{card} is passed to this call"
+            what = flow.acts_on_task(call)
+            anchor = None
+            if what is not None:
+                anchor = Anchor(call, f"{what} a task the server already created", is_send=what == "continues", scope=scope, live=True)
+            return call, label, anchor
+        for bind in scope.binds:
+            if bind.order < fetch.order or not flow.depends_on_fetch(bind.value, bind, fetch):
+                continue
+            if flow.state_change(bind):
+                return bind, f"{card} sets the task's state here", None
             for target in bind.targets:
-                if target.endswith((".state", ".status")):
-                    return bind.node, f"{card} sets the task's state here", returned_by
-                if target.startswith("self.") and target.count(".") == 1:
-                    return bind.node, f"the fetched card replaces {target}, which later calls use", returned_by
-        for caller_exit in scope.exits:
-            if caller_exit.kind == "return" and caller_exit.order > fetch.order and caller_exit.value.reads_any(keys):
-                for caller in flow.callers(scope):
-                    found = self._decision(flow, caller.scope, caller, (caller, *returned_by))
-                    if found is not None:
-                        return found
+                served = any(e.kind == "return" and e.value.reads_any({target}) for e in scope.exits)
+                if target.startswith("self.") and target.count(".") == 1 and not served:
+                    return bind, f"the fetched card replaces {target}, which later calls use", None
         return None

@@ -117,7 +117,7 @@ def check(base, card, task_id, skill):
         for call, chain in flow.playing("cancel"):
             scope = call.scope
             for test, holds in flow.guards(call):
-                if flow.absence(test.node, holds, scope):
+                if flow.absence(test.shape, holds, scope):
                     notes = [Note(test.node, _label(test, holds, call)), *_lookups(flow, test), *_helper_notes(flow, chain)]
                     status = flow.status_call(scope)
                     if status is not None:
@@ -164,7 +164,7 @@ def _lookups(flow, test) -> list[Note]:
         for exit_ in helper.exits if helper is not None else ():
             skills = _skills_key(exit_.value.keys)
             if exit_.kind == "return" and skills:
-                notes.append(Note(exit_.node, f"{call.callee}() looks for the skill in {skills} here"))
+                notes.append(Note(exit_, f"{call.callee}() looks for the skill in {skills} here"))
                 break
     return notes
 
@@ -173,5 +173,5 @@ def _helper_notes(flow, chain) -> list[Note]:
     """The cancel inside a same-module helper, and the helper calls on the way to it."""
     notes = [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
     if len(chain) > 1:
-        notes.append(Note(chain[-1].node, f"the cancel inside {chain[-2].callee}()"))
+        notes.append(Note(chain[-1], f"the cancel inside {chain[-2].callee or chain[-2].method}()"))
     return notes

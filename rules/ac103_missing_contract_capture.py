@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from a2alint.flow import Flow, Origin, flow_of, implements_api, is_card_name, runs_before
+from a2alint.flow import Flow, Origin, api_named, flow_of, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -178,58 +178,67 @@ def submit(url, params):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if implements_api(scope) or flow.contract_capture(scope) is not None:
+            if flow.contract_capture(scope) is not None:
                 continue
             for call in scope.calls:
                 chain = self._sends(flow, call)
-                if chain and not self._carries_digest(flow, call):
-                    notes, card, where = self._card_notes(flow, scope, call)
-                    if len(chain) > 1:
-                        notes.append(Note(chain[-1].node, f"{call.callee}() sends the task here"))
-                    what = ""
-                    if where is not None:
-                        purpose = f" to create {call.receiver}" if where.how == "created" else ""
-                        what = f" ({card}{', ' if card else ''}fetched at line {{line:card}}{purpose})"
-                        if where.how in ("received", "set"):
-                            what = f" ({card}, {where.how} at line {{line:card}})"
-                    self.report(
-                        call.node,
-                        "task sent without a frozen contract: no contract hash or card digest is captured for it",
-                        suggestion=(
-                            f"capture the contract of the card this send uses{what} before sending: sha256 of the "
-                            "canonical JSON of its contract fields (protocolVersion, securitySchemes, security); attach it to the "
-                            "message metadata and verify later peer messages against it"
-                        ),
-                        notes=notes,
-                        lines={"card": where.node} if where is not None else None,
-                    )
+                if not chain or self._carries_digest(flow, call):
+                    continue
+                notes, card, where = self._card_notes(flow, scope, call)
+                if len(chain) > 1:
+                    notes.append(Note(chain[-1], f"{call.callee or call.method}() sends the task here"))
+                what = ""
+                if where is not None:
+                    purpose = f" to create {call.receiver}" if where.how == "created" else ""
+                    what = f" ({card}{', ' if card else ''}fetched at line {{line:card}}{purpose})"
+                    if where.how in ("received", "set"):
+                        what = f" ({card}, {where.how} at line {{line:card}})"
+                self.report(
+                    call.node,
+                    "task sent without a frozen contract: no contract hash or card digest is captured for it",
+                    suggestion=(
+                        f"capture the contract of the card this send uses{what} before sending: sha256 of the "
+                        "canonical JSON of its contract fields (protocolVersion, securitySchemes, security); attach it to the "
+                        "message metadata and verify later peer messages against it"
+                    ),
+                    notes=notes,
+                    lines={"card": where.node} if where is not None else None,
+                )
 
     @staticmethod
     def _sends(flow: Flow, call: Call) -> list[Call]:
-        """How ``call`` sends a task: ``[call]``, or the chain through a wrapper of this module
-        named like the API (``RemoteAgentConnection.send_message``), which is not judged
-        itself: its callers are, unless the wrapper or its class freezes the contract or its
-        send carries one. The wrapper's own class calling it (``self.send_message`` in a
-        client library's ``ask()``) is more of the implementation. Empty when it sends none."""
-        if "send" in call.roles:
-            return [call]
-        wrapper = flow.callee(call)
-        if wrapper is None or call.receiver in ("self", "cls") or not implements_api(wrapper):
-            return []
-        if flow.contract_capture(wrapper) is not None:
-            return []
+        """How ``call`` sends a task, when the send is to be judged at ``call``: the chain
+        down to the send, through project functions that only pass on the message they are
+        given (a connection wrapper's ``send_message``, a generic JSON-RPC ``_rpc``). The
+        function that builds the message is where its contract must be frozen; a chain
+        through one that builds it is judged there. Empty when it sends none, when the
+        send is judged elsewhere, or when a function on the way freezes the contract."""
         chain = flow.chain(call, "send")
-        return chain if chain and not MissingContractCapture._carries_digest(flow, chain[-1]) else []
+        if not chain:
+            return []
+        for step in chain[1:]:
+            if not _passes_on(flow, step) or flow.contract_capture(step.scope) is not None:
+                return []
+            if MissingContractCapture._carries_digest(flow, step):
+                return []
+        if _passes_on(flow, call) and (flow.callers(call.scope) or api_named(call.scope)):
+            return []  # its callers are judged (or, named like the API, it implements the call)
+        return chain
 
     @staticmethod
     def _carries_digest(flow: Flow, call: Call) -> bool:
-        return any(word in text.lower() for text in flow.argument_texts(call) for word in _EVIDENCE_WORDS)
+        """The send carries a contract digest in what it sends (its metadata), as a value
+        (a capture's result) or, when the capture is out of sight, as a field named for one."""
+        for arg in call.arguments:
+            if flow.digest_of(arg.value, call) is not None:
+                return True
+        return any(word in text.lower() for text in _argument_texts(call) for word in _EVIDENCE_WORDS)
 
     @classmethod
     def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:
         """The card ``send`` goes out under: where the client it is called on was made from a
         card (``ClientFactory.create(card)``, ``connect(url)``), a card it is passed, or the
-        last card fetched before it; in the caller, for a send inside a same-module helper.
+        last card fetched before it; in the caller, for a send inside a project function.
         Also how to name the card in the suggestion."""
         cards = flow.card_keys(scope)
         client = flow.origin(scope, send.receiver, send) if send.receiver else None
@@ -254,22 +263,71 @@ def submit(url, params):
             where = flow.origin(scope, fetched[-1].targets[0], send)
             if where is not None and where.how == "fetched":  # nothing ties it to the send: a note, no claim
                 return [Note(where.node, f"the last card fetched before this send ({where.key})")], "", None
-        fetch = next((c for c in scope.calls if c.order < send.order and "card-fetch" in c.roles), None)
+        fetch = next((c for c in scope.calls if c.order < send.order and "card-fetch" in flow.roles(c)), None)
         if fetch is not None:
-            return [Note(fetch.node, "a card is fetched here, before this send")], "", None
+            return [Note(fetch, "a card is fetched here, before this send")], "", None
         if depth > 0 and scope.is_function:
             for caller in flow.callers(scope):
                 notes, card, where = cls._card_notes(flow, caller.scope, caller, depth - 1)
                 if where is not None:
-                    return [Note(caller.node, f"calls {scope.name}(), which sends the task"), *notes], card, where
+                    return [Note(caller, f"calls {scope.name}(), which sends the task"), *notes], card, where
         if client is not None:  # no card in sight: at least the client it goes out through
             return [Note(client.node, f"the client this send uses ({send.receiver}) is {client.here(scope)}")], "", None
         return [], "", None
 
 
-def _card_read(keys: set[str], cards: set[str]) -> str | None:
+def _passes_on(flow: Flow, send: Call) -> bool:
+    """The message ``send`` sends is what its function was given, whole: an argument that
+    is a parameter (or a copy of one), or a request body whose ``params`` / ``message``
+    is (``async def send_message(self, request): return await self.client.send_message(request)``)."""
+    scope = send.scope
+    values = flow.analysis.values(scope)
+    wire = flow.analysis.wire(send) is not None
+    positional = [a for a in send.arguments if a.keyword is None]
+    for arg in send.arguments:
+        if arg.keyword not in (None, "message", "request", "params", "json", "data", "content", "body"):
+            continue
+        if wire and positional and arg is positional[0]:
+            continue  # the URL a request goes to, not what it sends
+        expr = arg.value
+        if expr.top or expr.texts or len(expr.reads) != 1:
+            if any(_plain_param(values, key, send) for slot, key in expr.slots.items() if slot in ("params", "message")):
+                return True
+            continue
+        key = next(iter(expr.reads))
+        if _plain_param(values, key, send):
+            return True
+        for bind in values.reaching(key, send)[0]:  # `body = {"method": method, "params": params}`
+            if any(_plain_param(values, k, bind) for slot, k in bind.value.slots.items() if slot in ("params", "message")):
+                return True
+    return False
+
+
+def _plain_param(values, key: str, fact, depth: int = 3) -> bool:
+    """``key`` holds a parameter as it was given (or a copy of it)."""
+    if key in values.params and not values.reaching(key, fact)[1]:
+        return True
+    if depth <= 0:
+        return False
+    binds = values.reaching(key, fact)[0]
+    return bool(binds) and all(b.copy_of and _plain_param(values, b.copy_of, b, depth - 1) for b in binds)
+
+
+def _argument_texts(call: Call, hops: int = 2) -> list[str]:
+    """Strings and keys that flow into ``call``'s arguments, through up to ``hops``
+    assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
+    texts = [*call.args.strings, *call.args.keys, *call.args.fields]
+    wanted = set(call.args.keys)
+    for _ in range(hops):
+        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
+        wanted = {k for b in feeding for k in b.value.keys}
+        texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
+    return texts
+
+
+def _card_read(keys: set[str], cards: frozenset[str]) -> str | None:
     """The card among ``keys`` (``card``, not ``card.url``; ``self.card`` too)."""
-    found = {k for k in keys if k in cards or is_card_name(k)}
+    found = {k for k in keys if k in cards}
     return min(found, key=lambda k: (k.count("."), k), default=None)
 
 

@@ -1,27 +1,10 @@
 from __future__ import annotations
 
-import re
-
-from a2alint.flow import STATUS_FIELDS, TASK_ROLES, Flow, bind_call, flow_of, implements_api, placeholder, runs_before
-from a2alint.model import Call, ModuleModel, Scope
+from a2alint.flow import Flow, api_named, call_reads, flow_of, runs_before
+from a2alint.model import Call, ModuleModel
 from a2alint.rule import Note, Rule
 
 VALIDATOR_WORDS = ("etag", "if-none-match", "if_none_match", "last-modified", "last_modified", "if-modified-since")
-EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "fetched", "refresh", "deadline"}
-
-
-def _words(key: str) -> set[str]:
-    """``self.card_fetched_at`` -> {"self", "card", "fetched", "at"}."""
-    return {w for w in re.split(r"[._]", key.lower()) if w}
-
-
-def _checks_expiry(test) -> bool:
-    """``if age > self.ttl:`` / ``if cached[1] > time.monotonic():``: an expiry word, or a
-    freshness check against the clock."""
-    return any(_words(key) & EXPIRY_WORDS for key in test.expr.keys) or any(
-        (call.qualified or call.callee or "").endswith(("time.time", "time.monotonic", ".now", ".utcnow"))
-        for call in test.expr.calls
-    )
 
 
 class UnvalidatedCardRefetch(Rule):
@@ -343,37 +326,40 @@ def refresh(base):
 
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
-        for scope in model.scopes:
-            for call in scope.calls:
-                chain = flow.chain(call, "card-fetch")
-                if not chain or self._has_validator(flow, chain[-1]) or flow.is_probe(chain[-1]):
-                    continue
-                reason = self._refetch(flow, scope, call)
-                if reason is None or (reason[2] == "overwrite" and implements_api(scope)):
-                    continue  # a get_agent_card() that refreshes what its object holds: its callers decide when
-                notes = [Note(reason[0], reason[1]), *(Note(n, label) for n, label in flow.helper_notes(chain, "fetches the card"))]
-                earlier = self._earlier(flow, scope, call, reason)
-                if earlier is not None:
-                    notes.append(Note(earlier[0], earlier[1]))
-                if earlier is not None and earlier[2]:
-                    lines = {"first": earlier[0]}
-                    validator = "send If-None-Match with the ETag of the fetch at line {line:first} and keep that card on 304"
-                else:
-                    lines = None
-                    validator = "keep this fetch's ETag and send it as If-None-Match next time, keeping the card on 304"
-                self.report(
-                    chain[-1].node,
-                    "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
-                    suggestion=f"{validator}; without a validator treat the card as immutable for the task's lifetime",
-                    notes=notes,
-                    lines=lines,
-                )
+        for call, chain in flow.playing("card-fetch"):
+            if flow.fetch_in_sight(call) is not call:
+                continue  # the card comes back through another call, judged where it does
+            if self._has_validator(flow, chain) or flow.is_probe(chain[-1]):
+                continue
+            reason = self._refetch(flow, call)
+            if reason is None or (reason[2] == "overwrite" and api_named(call.scope)):
+                continue  # a get_agent_card() that refreshes what its object holds: its callers decide when
+            notes = [Note(reason[0], reason[1])]
+            if len(chain) > 1:  # the fetch inside the project function that hands the card back
+                notes.append(Note(chain[-1], f"{call.callee or call.method}() fetches the card here"))
+            earlier = self._earlier(flow, call, reason)
+            if earlier is not None:
+                notes.append(Note(earlier[0], earlier[1]))
+            if earlier is not None and earlier[2]:
+                lines = {"first": earlier[0]}
+                validator = "send If-None-Match with the ETag of the fetch at line {line:first} and keep that card on 304"
+            else:
+                lines = None
+                validator = "keep this fetch's ETag and send it as If-None-Match next time, keeping the card on 304"
+            self.report(
+                call.node,
+                "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
+                suggestion=f"{validator}; without a validator treat the card as immutable for the task's lifetime",
+                notes=notes,
+                lines=lines,
+            )
 
     @staticmethod
-    def _earlier(flow: Flow, scope: Scope, call: Call, reason: tuple):  # reason: see _refetch
+    def _earlier(flow: Flow, call: Call, reason: tuple):  # reason: see _refetch
         """The earlier fetch this one re-reads (in this function, or the same call in another
         method of the class), or for a cache the cached card it replaces: (node, label,
         whether it is a fetch)."""
+        scope = call.scope
         before = [
             c for c in scope.calls
             if c.order < call.order and runs_before(c, call) and not any(loop in c.loops for loop in call.loops)
@@ -382,7 +368,7 @@ def refresh(base):
         before.sort(key=lambda c: c.callee != call.callee)  # the same call first
         elsewhere = [
             c for s in flow.class_scopes(scope)[1:] for c in s.calls
-            if c.callee == call.callee and Flow.call_reads(c) == Flow.call_reads(call) and flow.chain(c, "card-fetch")
+            if c.callee == call.callee and call_reads(c) == call_reads(call) and flow.chain(c, "card-fetch")
         ] if reason[2] == "loop" else []
         if before or elsewhere:
             first = (before or elsewhere)[0]
@@ -394,7 +380,7 @@ def refresh(base):
             by = f", by {first.callee}()" if len(flow.chain(first, "card-fetch")) > 1 else ""
             if first.scope is scope:
                 return first.node, f"the card is first fetched here{held}{by}; this re-reads it", True
-            return first.node, f"the same card is also fetched here{held}, in {first.scope.name}(); this re-reads it", True
+            return first, f"the same card is also fetched here{held}, in {first.scope.name}(); this re-reads it", True
         target = next((b.targets[0] for b in scope.binds if len(b.targets) == 1 and any(c is call for c in b.value.calls)), None)
         if target is None or reason[2] != "expiry" or not target.startswith("self."):
             return None
@@ -404,120 +390,57 @@ def refresh(base):
         return None
 
     @staticmethod
-    def _has_validator(flow: Flow, fetch: Call) -> bool:
-        """The fetch sends a validator, or the code keeps the card's ETag / Last-Modified."""
-        if any(word in text.lower() for text in flow.argument_texts(fetch) for word in VALIDATOR_WORDS):
-            return True
-        scope = fetch.scope
-        scopes = [scope] + [s for s in flow.model.scopes if scope.class_name and s.class_name == scope.class_name]
-        fetched = flow.derived(scope, calls=[fetch])
-        for s in scopes:
-            for bind in s.binds:
-                kept = [t for t in bind.targets if any(w in t.lower() for w in VALIDATOR_WORDS)]
-                if kept and (any("card" in t.lower() for t in kept) or (s is scope and bind.value.reads_any(fetched.keys()))):
-                    return True
+    def _has_validator(flow: Flow, chain: list[Call]) -> bool:
+        """A fetch on the way sends a validator, or the code keeps the card's ETag / Last-Modified."""
+        for step in chain:
+            if any(word in text.lower() for text in _argument_texts(step) for word in VALIDATOR_WORDS):
+                return True
+        for step in chain:
+            scope = step.scope
+            fetched = flow.derived(scope, calls=[step])
+            for s in flow.class_scopes(scope):
+                for bind in s.binds:
+                    kept = [t for t in bind.targets if any(w in t.lower() for w in VALIDATOR_WORDS)]
+                    if kept and (any("card" in t.lower() for t in kept) or (s is scope and bind.value.reads_any(fetched.keys()))):
+                        return True
+                    if s is scope and bind.value.reads_any(fetched.keys()) and any(
+                        w in text.lower() for text in bind.value.strings for w in VALIDATOR_WORDS
+                    ):
+                        return True  # `etag = response.headers.get("ETag")`
         return False
 
-    def _refetch(self, flow: Flow, scope: Scope, fetch: Call):
+    def _refetch(self, flow: Flow, fetch: Call):
         """Why ``fetch`` re-reads a card: (node, label, "loop" | "expiry" | "overwrite", the
         overwritten bind), or None."""
-        retries = bool(fetch.loops) and self._until_success(flow, scope, fetch)
-        for loop in fetch.loops:
-            if retries or self._per_peer(scope, loop, fetch):
-                continue
-            return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched", "loop", None
+        scope = fetch.scope
+        rerun = flow.reruns(fetch)
+        if rerun is not None:
+            return rerun[0], rerun[1], "loop", None
         guards = flow.guards(fetch)
-        if self._caches(flow, scope, fetch):
+        if flow.caches(fetch):
             deadlines = {id(g.test) for g in scope.guards if g.exit_kind == "raise"}  # `if late: raise`
             for test, _holds in guards:
-                if id(test) in deadlines:
-                    continue
-                if _checks_expiry(test) or any(_checks_expiry(t) for t in self._lookups(flow, scope, test)):
+                if id(test) not in deadlines and flow.checks_expiry(test):
                     return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
-        targets = set(next((b.targets for b in scope.binds if bind_call(b) is not None and any(c is fetch for c in b.value.calls)), []))
+        targets = set(next((b.targets for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls)), []))
         if any(test.expr.reads_any(targets) for test, _holds in guards):
             return None  # `if not card: card = fetch()`: a lazy first fetch
         for bind in scope.binds:
             if bind.order < fetch.order and targets.intersection(bind.targets) and runs_before(bind, fetch):
-                if not placeholder(bind.value.node):
+                if not bind.value.placeholder:
                     fetched = any(flow.chain(c, "card-fetch") for c in bind.value.calls)
                     held = ", ".join(bind.targets)
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
                     return bind.node, label, "overwrite", bind
         return None
 
-    @staticmethod
-    def _lookups(flow: Flow, scope: Scope, test) -> list:
-        """The tests of same-module helpers whose result ``test`` checks: ``cached =
-        self._get_cached(url)`` ... ``if cached: return cached``, the TTL inside the helper."""
-        found = []
-        for bind in scope.binds:
-            if bind.order < test.order and test.expr.reads_any(set(bind.targets)):
-                for call in bind.value.calls:
-                    helper = flow.callee(call)
-                    if helper is not None and helper is not scope:
-                        found += helper.tests
-        return found
 
-    @staticmethod
-    def _caches(flow: Flow, scope: Scope, fetch: Call) -> bool:
-        """The card outlives the call: kept on the object or in a module-level table, or
-        served from such a place by an earlier ``return`` (``if fresh: return cached``). A
-        deadline checked before a fetch that is only returned is a bounded retry."""
-        lasting = flow.outlives_the_call
-        kept = flow.derived(scope, calls=[fetch])
-        for bind in scope.binds:
-            if any(c is fetch for c in bind.value.calls) or (bind.order > fetch.order and bind.value.reads_any(kept.keys())):
-                if any(lasting(t) for t in bind.targets):
-                    return True
-        served = {t for b in scope.binds if any(lasting(k) for k in b.value.keys) for t in b.targets}
-        return any(
-            e.kind == "return" and e.order < fetch.order and any(lasting(k) or k.split(".")[0] in served for k in e.value.keys)
-            for e in scope.exits
-        )
-
-    @staticmethod
-    def _per_peer(scope: Scope, loop, fetch: Call) -> bool:
-        """``for url in urls: fetch(url)``, or a fetch through what the loop builds from its
-        target (``resolver = A2ACardResolver(http, url)``): one fetch per peer."""
-        bind = next((b for b in scope.binds if b.kind == "for" and b.node is loop.node), None)
-        if bind is None or any("send" in c.roles or "subscribe" in c.roles for c in bind.value.calls):
-            return False
-        per_peer = set(bind.targets)
-        for inner in scope.binds:  # in source order, so chains of them are followed
-            if loop.start < inner.order <= loop.end and inner.value.reads_any(per_peer):
-                per_peer.update(inner.targets)
-        return not Flow.call_reads(fetch).isdisjoint(per_peer)
-
-    @staticmethod
-    def _until_success(flow: Flow, scope: Scope, fetch: Call) -> bool:
-        """The loop leaves as soon as the fetch returned, or as soon as it returned something
-        (``if card is not None: return True``, ``if r.status_code == 200: break``): a retry
-        or a readiness probe, not a re-read. A test that compares with anything else the
-        function holds (``if card.version != old.version: break``) waits for a change, and
-        one whose branch acts on a task (cancels it) decides on the card."""
-        depth = len(fetch.path)
-        result = flow.derived(scope, calls=[fetch])
-        held = {b.split(".")[0] for bind in scope.binds for b in bind.targets} | {p.name for p in scope.params}
-        acting = [c.order for c in scope.calls if c.roles & TASK_ROLES]
-
-        def checks_the_result(frame) -> bool:
-            """Whether there is a result (``card``, ``card is not None``, ``r.status_code``),
-            not what the card says (``card.skills``): that would be waiting for a change."""
-            keys = frame.test.expr.keys if frame.test is not None else {""}
-            for key in keys:
-                root, _, rest = key.partition(".")
-                if root in result and rest and rest.split(".")[0] not in STATUS_FIELDS:
-                    return False
-                if root not in result and root in held:
-                    return False
-            return not any(frame.start < order <= frame.end for order in acting)
-
-        return any(
-            e.kind in ("break", "return")
-            and e.order > fetch.order
-            and e.path[:depth] == fetch.path
-            and all(checks_the_result(frame) for frame, _ in e.path[depth:] if frame.kind == "if")
-            for e in scope.exits
-        )
-
+def _argument_texts(call: Call, hops: int = 2) -> list[str]:
+    """Strings and keys that flow into ``call``'s arguments, through up to ``hops`` assignments."""
+    texts = [*call.args.strings, *call.args.keys]
+    wanted = set(call.args.keys)
+    for _ in range(hops):
+        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
+        wanted = {k for b in feeding for k in b.value.keys}
+        texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys)]
+    return texts

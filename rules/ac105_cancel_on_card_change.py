@@ -1,21 +1,8 @@
 from __future__ import annotations
 
-import libcst as cst
-
-from a2alint.flow import FAILING_TRANSITIONS, Flow, field_of, flow_of, updater_transition
-from a2alint.model import Bind, ModuleModel
+from a2alint.flow import FAILING_TRANSITIONS, Anchor, Flow, flow_of
+from a2alint.model import ModuleModel
 from a2alint.rule import Note, Rule
-
-FAILED_STATES = ("failed", "canceled", "rejected", "FAILED", "CANCELED", "REJECTED")
-
-
-def failing_state_bind(bind: Bind) -> bool:
-    """``task.status.state = TaskState.failed`` (any SDK spelling)."""
-    if not any(t.endswith((".state", ".status")) for t in bind.targets):
-        return False
-    value = bind.value.node
-    text = cst.Module([]).code_for_node(value) if value is not None else ""
-    return any(state in text for state in FAILED_STATES)
 
 
 class CancelOnCardChange(Rule):
@@ -112,32 +99,36 @@ async def on_update(task: Task, card_etag_then, card_etag_now):
         for scope in model.scopes:
             for call in scope.calls:
                 chain = flow.chain(call, "cancel")
-                if not chain and updater_transition(call, FAILING_TRANSITIONS):
+                if not chain and flow.updater_transition(call, FAILING_TRANSITIONS):
                     chain = [call]
                 if chain:
                     self._check(flow, call, chain)
             for bind in scope.binds:
-                if failing_state_bind(bind):
+                if flow.state_change(bind) and flow.failing_state(bind):
                     self._check(flow, bind, [bind])
 
     def _check(self, flow: Flow, fact, chain: list) -> None:
         """``chain``: ``fact``, then the calls into same-module helpers down to the cancel."""
         anchor = flow.submission(fact)
+        if anchor is None and chain[-1] is not fact and flow.chain(chain[0], "cancel"):
+            anchor = Anchor(chain[-1], "cancels a task the server already created", scope=fact.scope, live=True)
+        elif anchor is None and getattr(fact, "method", None) and flow.chain(fact, "cancel"):
+            anchor = Anchor(fact, "cancels a task the server already created", scope=fact.scope, live=True)
         if anchor is None:
             return
         evidence = [
             (t.node, f"the card-change comparison ({_compared(flow, t)}) that decides this")
-            for t, _ in flow.guards(fact) if flow.reads_contract(t.expr.keys, fact.scope)
+            for t, _ in flow.guards(fact) if flow.reads_contract(t)
         ]
         check = flow.verification(fact)
         if check is not None:
             evidence.append((check.node, "the card's signature check this depends on"))
         if not evidence:
             return
-        notes = [Note(node, label) for node, label in (*anchor.notes(), evidence[0])]
+        notes = [Note(node, label) for node, label in (*anchor.notes(), evidence[0]) if node is not fact]
         notes += [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
         if len(chain) > 1:
-            notes.append(Note(chain[-1].node, f"the cancel inside {chain[-2].callee}()"))
+            notes.append(Note(chain[-1], f"the cancel inside {chain[-2].callee or chain[-2].method}()"))
         if anchor.is_send:
             where = "before the send at line {line:send} and abort there"
         else:
@@ -157,5 +148,4 @@ async def on_update(task: Task, card_etag_then, card_etag_now):
 
 def _compared(flow: Flow, test) -> str:
     """The contract fields, hashes or validators ``test`` compares: ``security_schemes``."""
-    fields = {field_of(k) for k in test.expr.keys if flow.reads_contract({k}, test.scope)}
-    return ", ".join(sorted(fields)) or "of the card"
+    return ", ".join(flow.compared_contract_fields(test)) or "of the card"

@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-import libcst as cst
-
-from a2alint.flow import CAPABILITY_FIELDS, Flow, Origin, field_of, flow_of
+from a2alint.flow import Flow, Origin, field_of, flow_of
+from a2alint.values import CAPABILITY_FIELDS
 from a2alint.model import ModuleModel, Test
 from a2alint.rule import Note, Rule
 
@@ -96,7 +95,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
             blockers += [(c, chain) for c in scope.calls if (chain := flow.chain(c, "cancel"))]
             for fact, chain in blockers:
                 for test, holds in flow.guards(fact):
-                    if self._compares_capabilities(flow, test) and _runs_on_difference(test.node, holds):
+                    if self._compares_capabilities(flow, test) and _runs_on_difference(test.shape, holds):
                         fields = sorted({field_of(k) for k in test.expr.keys if field_of(k) in CAPABILITY_FIELDS})
                         cards = _cards(flow, test)
                         notes = [Note(test.node, f"compares capability fields ({', '.join(fields)}) of two cards")]
@@ -105,7 +104,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
                                 notes.append(Note(where.node, f"the {age or 'compared'} card ({base}), {where.here(scope)}"))
                         notes += [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
                         if len(chain) > 1:
-                            notes.append(Note(chain[-1].node, f"the cancel inside {chain[-2].callee}()"))
+                            notes.append(Note(chain[-1], f"the cancel inside {chain[-2].callee or chain[-2].method}()"))
                         self.report(
                             fact.node,
                             "blocks because capability fields differ between two Agent Cards",
@@ -120,7 +119,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
 
     @staticmethod
     def _compares_capabilities(flow: Flow, test: Test) -> bool:
-        return len(_bases(flow, test)) >= 2 and not flow.reads_contract(test.expr.keys, test.scope)
+        return len(_bases(flow, test)) >= 2 and not flow.reads_contract(test)
 
 
 def _bases(flow: Flow, test: Test) -> set[str]:
@@ -166,12 +165,10 @@ def _age(key: str) -> str | None:
     return None
 
 
-def _runs_on_difference(node: cst.CSTNode, holds: bool) -> bool:
+def _runs_on_difference(shape: tuple, holds: bool) -> bool:
     """Whether the guarded code runs when the compared values differ."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-        return _runs_on_difference(node.expression, not holds)
-    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-        operator = node.comparisons[0].operator
-        if isinstance(operator, (cst.Equal, cst.Is)):
-            return not holds
+    if shape and shape[0] == "not":
+        return _runs_on_difference(shape[1], not holds)
+    if shape and shape[0] == "cmp" and shape[1] in ("==", "is"):
+        return not holds
     return holds

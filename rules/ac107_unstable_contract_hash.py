@@ -183,9 +183,9 @@ async def pin(url):
         if sink is None:
             return
         notes = _digest_notes(call, sink)
-        whole = flow.is_card_value(node.args[0].value, call.scope)
+        whole = flow.is_card_value(node.args[0].value, call)
         sort_keys = call.keyword("sort_keys")
-        sorted_keys = sort_keys is not None and isinstance(sort_keys.value, cst.Name) and sort_keys.value.value == "True"
+        sorted_keys = sort_keys is not None and isinstance(sort_keys.value.node, cst.Name) and sort_keys.value.node.value == "True"
         if whole:
             self.report(
                 node,
@@ -209,7 +209,7 @@ async def pin(url):
     def _check_text(self, call: Call, flow, sinks: list[Call]) -> None:
         subject = call.call.args[0].value
         is_dict = isinstance(subject, (cst.Dict, cst.DictComp))
-        if not (is_dict or flow.is_card_value(subject, call.scope) or flow.reads_card(call.args.keys, call.scope)):
+        if not (is_dict or flow.is_card_value(subject, call) or flow.reads_card(call.args.keys, call.scope)):
             return
         sink = flow.feeds(call, sinks)
         if sink is not None:

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import libcst as cst
-
 from a2alint.flow import flow_of
 from a2alint.model import ModuleModel
 from a2alint.rule import Note, Rule
@@ -89,9 +87,9 @@ async def delegate(http, url, message):
             fetch = next((c for c in scope.calls if (f := flow.effective(c, "card-fetch")) and not flow.is_probe(f)), None)
             if fetch is None:
                 continue
-            scopes = [scope] + [s for s in model.scopes if scope.class_name and s.class_name == scope.class_name]
+            scopes = flow.class_scopes(scope)
             checked = any(
-                not _mere_presence(test.node)
+                not _mere_presence(test.shape)
                 and (
                     any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
                     or any("protocolVersion" in s for s in test.expr.strings)
@@ -102,7 +100,7 @@ async def delegate(http, url, message):
             if checked:
                 continue
             for call in scope.calls:
-                if "send" in call.roles and call.order > fetch.order:
+                if "send" in flow.roles(call) and call.order > fetch.order:
                     self.report(
                         call.node,
                         "card used to send without its protocol version being compared with the supported versions",
@@ -112,11 +110,11 @@ async def delegate(http, url, message):
                     )
 
 
-def _mere_presence(test: cst.CSTNode) -> bool:
+def _mere_presence(shape: tuple) -> bool:
     """``if card.supported_interfaces:`` / ``if not card.protocol_version:`` / ``if card and
     card.protocol_version:``: that there is a version, not which one."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    if isinstance(test, cst.BooleanOperation):
-        return _mere_presence(test.left) and _mere_presence(test.right)
-    return isinstance(test, (cst.Name, cst.Attribute, cst.Subscript))
+    while shape and shape[0] == "not":
+        shape = shape[1]
+    if shape and shape[0] in ("and", "or"):
+        return _mere_presence(shape[1]) and _mere_presence(shape[2])
+    return bool(shape) and shape[0] == "key"

@@ -4,7 +4,7 @@ import re
 
 import libcst as cst
 
-from a2alint.flow import Flow, flow_of, updater_transition
+from a2alint.flow import Flow, flow_of
 from a2alint.model import Call, Fact, ModuleModel, Scope, dotted
 from a2alint.rule import Note, Rule
 
@@ -100,8 +100,8 @@ def restore(task, card):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            changes: list[Fact] = [b for b in scope.binds if any(self._state_target(t) for t in b.targets)]
-            changes += [c for c in scope.calls if self._transition(c)]
+            changes: list[Fact] = [b for b in scope.binds if flow.state_change(b)]
+            changes += [c for c in scope.calls if flow.state_change(c) or self._setter(flow, c)]
             for change in changes:
                 evidence = self._verification(flow, scope, change) or self._from_card(flow, scope, change)
                 if evidence is None:
@@ -123,13 +123,12 @@ def restore(task, card):
                 )
 
     @staticmethod
-    def _state_target(target: str) -> bool:
-        parts = target.split(".")
-        return len(parts) >= 2 and parts[-1] in ("state", "status") and any("task" in p.lower() for p in parts[:-1])
-
-    @staticmethod
-    def _transition(call: Call) -> bool:
-        return updater_transition(call) or bool(call.method and STATE_SETTER.match(call.method))
+    def _setter(flow: Flow, call: Call) -> bool:
+        """A state-setting function out of sight (``set_task_state(t, ...)``), given a
+        task-state value."""
+        if not (call.method and STATE_SETTER.match(call.method)) or flow.callee(call) is not None:
+            return False
+        return any(a.value.literal_state or flow.holds(a.value, call, ("state",)) for a in call.arguments)
 
     @staticmethod
     def _verification(flow: Flow, scope: Scope, change: Fact):
@@ -151,7 +150,7 @@ def restore(task, card):
     @staticmethod
     def _from_card(flow: Flow, scope: Scope, change: Fact):
         value = change.value if hasattr(change, "value") else change.args
-        cards = flow.card_keys(scope)
+        cards = flow.card_data(scope)
         if not value.reads_any(cards) or value.node is None:
             return None
         read = _card_read(value.node, cards) or value.node

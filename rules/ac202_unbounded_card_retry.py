@@ -1,14 +1,10 @@
 from __future__ import annotations
 
-import libcst as cst
-
 from a2alint.flow import Flow, flow_of
-from a2alint.model import Frame, ModuleModel, Scope, dotted
+from a2alint.model import Frame, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 BOUND_WORDS = ("attempt", "retries", "retry", "tries", "deadline", "timeout", "elapsed", "monotonic", "time", "budget", "max_")
-#: Context managers that cancel what they wrap after a delay (asyncio, anyio, trio, async_timeout).
-DEADLINE_SCOPES = ("timeout", "timeout_at", "fail_after", "fail_at", "move_on_after", "move_on_at")
 
 
 class UnboundedCardRetry(Rule):
@@ -191,27 +187,17 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
 
     @staticmethod
     def _bounded(flow: Flow, scope: Scope, loop: Frame) -> bool:
-        node = loop.node
-        for frame, _ in loop.path:  # `async with asyncio.timeout(30):` around the loop
-            if frame.kind == "with" and any(
-                isinstance(item.item, cst.Call) and (dotted(item.item.func) or "").rsplit(".", 1)[-1] in DEADLINE_SCOPES
-                for item in frame.node.items
-            ):
-                return True
-        if isinstance(node, cst.For):
-            iterated = node.iter
-            callee = iterated.func if isinstance(iterated, cst.Call) else None
-            name = (callee.attr.value if isinstance(callee, cst.Attribute) else getattr(callee, "value", "")) if callee else ""
-            return name not in ("count", "cycle", "repeat")
-        if isinstance(node, cst.While) and not (isinstance(node.test, cst.Name) and node.test.value in ("True",)) and not (
-            isinstance(node.test, cst.Integer) and node.test.value != "0"
-        ):
+        if any(frame.kind == "with" and frame.deadline for frame, _ in loop.path):
+            return True  # `async with asyncio.timeout(30):` around the loop
+        if loop.kind == "for":
+            return not loop.endless
+        if loop.kind == "while" and not loop.endless:
             keys = loop.test.expr.keys if loop.test else set()
             if any(word in key.lower() for key in keys for word in BOUND_WORDS):
                 return True
         counters = {t for b in scope.binds if b.kind == "augassign" and (loop, "body") in b.path for t in b.targets}
         for test in scope.tests:
-            inside = (loop, "body") in test.path or test.owner is node
+            inside = (loop, "body") in test.path or test is loop.test
             if inside and (test.expr.reads_any(counters) or any(w in k.lower() for k in test.expr.keys for w in BOUND_WORDS)):
                 return True
         return False

@@ -1,0 +1,262 @@
+"""The checked project: which module each file is, what its imports resolve to, and
+which files can matter to an A2A analysis.
+
+A project is the Python files under one root (the config file's folder, or the
+folder checked). Each file gets the dotted name Python would import it by: a
+package is a folder with ``__init__.py`` and its name runs from the outermost such
+folder (flat, ``src/`` and nested layouts alike); a file outside any package is a
+top-level module, also reachable by its path from the root (namespace packages).
+An import that names no module of the project stays opaque: it is never guessed
+from its text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+#: ``import a.b as c``, ``from .x import (y, z)``: the module part and the names, on bytes.
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\r\n#;]*)"
+    rb"|import[ \t]+(?P<modules>[^\r\n#;]*))",
+    re.MULTILINE,
+)
+
+
+@dataclass
+class ModuleFile:
+    name: str
+    path: Path
+    is_package: bool  # an __init__.py: its relative imports start from itself
+    #: Other names it can be imported by (its path from the root, for namespace packages).
+    aliases: tuple[str, ...] = ()
+
+
+class ModuleIndex:
+    """Files of a project by module name, and module names by file."""
+
+    def __init__(self, root: Path, files: Iterable[Path]) -> None:
+        self.root = root.resolve()
+        self.by_path: dict[Path, ModuleFile] = {}
+        self.by_name: dict[str, list[ModuleFile]] = {}
+        packages: dict[Path, bool] = {}
+        for path in files:
+            absolute = path.resolve()
+            entry = self._describe(absolute, packages)
+            self.by_path[absolute] = entry
+            for name in {entry.name, *entry.aliases}:
+                self.by_name.setdefault(name, []).append(entry)
+
+    def _describe(self, path: Path, packages: dict[Path, bool]) -> ModuleFile:
+        def is_package(folder: Path) -> bool:
+            known = packages.get(folder)
+            if known is None:
+                known = packages[folder] = (folder / "__init__.py").is_file()
+            return known
+
+        parts = [] if path.name == "__init__.py" else [path.stem]
+        folder = path.parent
+        while is_package(folder) and folder != folder.parent:
+            parts.insert(0, folder.name)
+            folder = folder.parent
+        name = ".".join(parts) or path.parent.name
+        aliases: list[str] = []
+        try:
+            relative = path.relative_to(self.root).with_suffix("")
+        except ValueError:
+            relative = None
+        if relative is not None:
+            pieces = list(relative.parts)
+            if pieces and pieces[-1] == "__init__":
+                pieces.pop()
+            if pieces and pieces[0] == "src":
+                aliases.append(".".join(pieces[1:]))
+            aliases.append(".".join(pieces))
+        return ModuleFile(name, path, path.name == "__init__.py", tuple(a for a in aliases if a and a != name))
+
+    def name_of(self, path: Path) -> str | None:
+        entry = self.by_path.get(path.resolve())
+        return entry.name if entry else None
+
+    def entry(self, path: Path) -> ModuleFile | None:
+        return self.by_path.get(path.resolve())
+
+    def find(self, name: str, near: Path | None = None) -> ModuleFile | None:
+        """The module a dotted name imports, the one nearest ``near`` when several answer."""
+        found = self.by_name.get(name)
+        if not found:
+            return None
+        if len(found) == 1 or near is None:
+            return found[0]
+        anchor = near.resolve().parts
+        return max(found, key=lambda m: (_shared(m.path.parts, anchor), -len(m.path.parts)))
+
+    def absolute(self, target: str, importer: ModuleFile) -> str:
+        """``.client.X`` imported by ``pkg.remote`` -> ``pkg.client.X``."""
+        if not target.startswith("."):
+            return target
+        dots = len(target) - len(target.lstrip("."))
+        rest = target[dots:]
+        package = importer.name.split(".") if importer.is_package else importer.name.split(".")[:-1]
+        if dots > 1:
+            package = package[: len(package) - (dots - 1)] if dots - 1 <= len(package) else []
+        return ".".join([*package, rest] if rest else package) if package or rest else rest
+
+    def resolve(self, target: str, importer: ModuleFile) -> tuple[ModuleFile, str] | None:
+        """The project module ``target`` (an absolute or relative dotted import) names, and
+        what remains of it (``pkg.client.PricingClient`` -> (pkg.client, ``PricingClient``))."""
+        dotted_name = self.absolute(target, importer)
+        parts = dotted_name.split(".")
+        for end in range(len(parts), 0, -1):
+            module = self.find(".".join(parts[:end]), importer.path)
+            if module is not None:
+                return module, ".".join(parts[end:])
+        return None
+
+    def imported_by(self, data: bytes, importer: ModuleFile) -> set[Path]:
+        """The project files a file's text imports, read from its bytes without parsing (a
+        superset: an import inside a string counts too)."""
+        found: set[Path] = set()
+        for match in _IMPORT.finditer(data):
+            if match.group("from") is not None:
+                base = match.group("from").decode("ascii", "replace")
+                names = match.group("names").decode("utf-8", "replace").strip("() \t")
+                for name in _names(names):
+                    for target in (f"{base}.{name}" if not base.endswith(".") else f"{base}{name}", base):
+                        resolved = self.resolve(target, importer) if target.strip(".") or target.startswith(".") else None
+                        if resolved is not None:
+                            found.add(resolved[0].path)
+                            break
+            else:
+                for name in _names(match.group("modules").decode("utf-8", "replace")):
+                    resolved = self.resolve(name, importer)
+                    if resolved is not None:
+                        found.add(resolved[0].path)
+        found.discard(importer.path)
+        return found
+
+
+def _names(text: str) -> list[str]:
+    """``a as b, c`` -> ``["a", "c"]``."""
+    return [part.split()[0] for part in text.replace("\n", " ").replace("\\", " ").split(",") if part.split()]
+
+
+def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    count = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+@dataclass
+class ImportGraph:
+    """Which project files import which, from their bytes."""
+
+    imports: dict[Path, set[Path]] = field(default_factory=dict)
+    importers: dict[Path, set[Path]] = field(default_factory=dict)
+
+    @classmethod
+    def scan(cls, index: ModuleIndex, read: Callable[[Path], bytes | None]) -> "ImportGraph":
+        graph = cls()
+        for path, entry in index.by_path.items():
+            data = read(path)
+            targets = index.imported_by(data, entry) if data else set()
+            graph.imports[path] = targets
+            for target in targets:
+                graph.importers.setdefault(target, set()).add(path)
+        return graph
+
+    def component(self, seeds: Iterable[Path]) -> set[Path]:
+        """The files connected to ``seeds``: what they import, what imports them, and so on,
+        both ways: the code that can hand A2A values to or take them from the seeds."""
+        found = set(seeds)
+        stack = list(found)
+        while stack:
+            path = stack.pop()
+            for other in (*self.imports.get(path, ()), *self.importers.get(path, ())):
+                if other not in found:
+                    found.add(other)
+                    stack.append(other)
+        return found
+
+
+def project_files(root: Path, walk: Callable[[Path], Iterable[Path]]) -> list[Path]:
+    """The Python files of the project under ``root``, as discovery finds them."""
+    return sorted(p for p in walk(root) if p.suffix == ".py" or os.path.basename(p) == "__init__.py")
+
+
+class Project:
+    """The modules an analysis can see: the checked ones, and the rest of the project,
+    loaded when a question reaches them (from the cache, or parsed)."""
+
+    def __init__(
+        self,
+        index: ModuleIndex | None = None,
+        graph: ImportGraph | None = None,
+        load: Callable[[Path], "object | None"] | None = None,
+    ) -> None:
+        self.index = index
+        self.graph = graph or ImportGraph()
+        self._load = load
+        self._models: dict[Path, object | None] = {}
+        self._entries: dict[int, ModuleFile] = {}  # id(model) -> its file
+        self._importers_loaded: set[Path] = set()
+
+    @classmethod
+    def of(cls, model, path: Path | None = None) -> "Project":
+        """A project of one module (a file checked on its own, a rule example)."""
+        path = (path or Path(model.path)).resolve()
+        project = cls(ModuleIndex(path.parent, [path]))
+        project.add(model, path)
+        return project
+
+    def add(self, model, path: Path) -> None:
+        path = path.resolve()
+        self._models[path] = model
+        entry = self.index.entry(path) if self.index is not None else None
+        if entry is None:
+            entry = ModuleFile(Path(path).stem, path, path.name == "__init__.py")
+        self._entries[id(model)] = entry
+        model.name = entry.name
+
+    def models(self) -> list:
+        return [m for m in self._models.values() if m is not None]
+
+    def entry(self, model) -> ModuleFile | None:
+        return self._entries.get(id(model))
+
+    def model_at(self, path: Path):
+        path = path.resolve()
+        if path not in self._models:
+            self._models[path] = None
+            loaded = self._load(path) if self._load is not None else None
+            if loaded is not None:
+                self.add(loaded, path)
+        return self._models.get(path)
+
+    def module(self, target: str, importer) -> tuple[object, str] | None:
+        """The project module an import of ``importer`` names, and the rest of the name."""
+        entry = self.entry(importer)
+        if entry is None or self.index is None:
+            return None
+        found = self.index.resolve(target, entry)
+        if found is None:
+            return None
+        model = self.model_at(found[0].path)
+        return (model, found[1]) if model is not None else None
+
+    def importers(self, model) -> list:
+        """The modules that import ``model`` (loaded for the question), and ``model``."""
+        entry = self.entry(model)
+        if entry is None:
+            return [model]
+        if entry.path not in self._importers_loaded:
+            self._importers_loaded.add(entry.path)
+            for path in sorted(self.graph.importers.get(entry.path, ())):
+                self.model_at(path)
+        return self.models()

@@ -1,0 +1,1356 @@
+"""Where values come from: the provenance of every key of every function, project-wide.
+
+A value is known by what produced it, never by its name: an Agent Card is what a
+card fetch returned, what ``AgentCard(...)`` built, what a parameter annotated
+``AgentCard`` or its callers hand in, what a project function returns because its
+summary says so, or what was stored into an attribute or a container such a value
+went into. Each key of each function has a set of *atoms* at each point:
+
+- ``("card", origin)``: a whole card; ``("skills" | "contract" | "data", origin)``: a
+  value derived from its skills, its contract fields or the rest of it;
+- ``("client", origin)``: an A2A client made from that card (or connected by URL);
+- ``("task", send)`` a task, response or task id a send returned; ``("status", call)``
+  what the task's own status channel said (``get_task``, a status stream);
+- ``("digest", origin)``: a canonical digest of card data (a frozen contract);
+- ``("url", origin)`` a card URL; ``("rpc", role)`` a JSON-RPC method name;
+  ``("rest", role)`` a REST path (``/message:send``, ``/tasks/{id}``);
+  ``("rpc-body", role)`` a request body whose ``method`` is one;
+- ``("state", name)`` a task state; ``("type", T)`` an instance of an SDK type (a
+  canonical name) or of a project class (its :class:`ClassFacts`); ``("func", scope)``.
+
+Within a function the atoms are *symbolic* in what enters it: ``("param", p, path)``,
+``("attr", class, name, path)``, ``("global", model, name, path)``, and a few
+wrappers whose meaning waits on them (a hash of a parameter is a digest when the
+parameter is card data). A function's :class:`Summary` (what it returns, which roles
+it plays and through which calls) is computed once, in those terms, and instantiated
+at each call site with the call's arguments: summaries are context-sensitive for free.
+:meth:`Analysis.resolve` turns symbolic atoms into concrete ones, going to the
+callers of a function for its parameters.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from a2alint import apimodel
+from a2alint.apimodel import (
+    CARD_PATH_CONSTANTS,
+    CARD_TYPES,
+    HTTP_READS,
+    HTTP_WRITES,
+    METHOD_ROLES,
+    QUALIFIED_PATTERNS,
+    REST_READS,
+    RETURNS,
+    RPC_ROLES,
+    canonical,
+    is_card_url,
+    rest_role,
+)
+from a2alint.control import common_loop, dominates, in_loop_body, runs_before
+from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Expr, Fact, ModuleModel, Param, Scope
+
+# --- atoms ---------------------------------------------------------------------------------
+
+CARD, SKILLS, CONTRACT, DATA = "card", "skills", "contract", "data"
+CARD_KINDS = frozenset({CARD, SKILLS, CONTRACT, DATA})
+CLIENT, TASK, STATUS, DIGEST = "client", "task", "status", "digest"
+URL, RPC, REST, BODY_ROLE, STATE, TYPE, FUNC = "url", "rpc", "rest", "rpc-body", "state", "type", "func"
+PARAM, ATTR, GLOBAL = "param", "attr", "global"
+#: Wrappers whose meaning waits on a symbolic atom: a hash of it (a digest when it is
+#: card data), a request body whose method it is, something derived from it, a client
+#: made from it (when it is a card), the card a client holds, a fetch of it (when a URL).
+HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF = "hash", "body", "derived", "client-of", "held", "fetch-of"
+#: What a request or message built from a symbolic value carries of it (see ``CARRIED``).
+CARRY = "carry"
+SYMBOLIC = frozenset({PARAM, ATTR, GLOBAL, HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF, CARRY})
+
+CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
+CONTRACT_FIELDS = frozenset(
+    {"protocol_version", "security_schemes", "security", "security_requirements", "supported_interfaces"}
+)
+#: Fields of a client that hold its card (0.2 ``A2AClient.agent_card``, ADK's ``_agent_card``).
+CLIENT_CARD_FIELDS = frozenset({"agent_card", "card", "_agent_card", "_card"})
+#: Builtins whose result holds what their argument holds (elements of a container).
+_KEEPING = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed", "iter", "next", "enumerate",
+                      "filter", "dict", "max", "min", "copy", "deepcopy", "cast", "anext", "aiter",
+                      "get", "pop", "setdefault", "popitem", "values", "items"})
+#: Functions that build a card from data, in every SDK spelling.
+CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_obj|parse_raw|from_dict|from_json|construct|model_construct))?|parse_agent_card|minimal_agent_card)$")
+MAX_PATH = 4
+#: What a request or message built from a value carries of it.
+CARRIED = frozenset({TASK, STATUS, DIGEST, STATE})
+#: How many callers up a parameter's value is looked for.
+CALLER_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A value taken for a card by its name alone: a parameter with no type and no caller
+    in the project whose name says card (the last resort; see :func:`guessed`)."""
+
+    param: Param
+
+
+_CARD_NAME = re.compile(r"(^|_)card$")
+
+
+def is_card_name(name: str) -> bool:
+    return bool(_CARD_NAME.search(name.rsplit(".", 1)[-1]))
+
+
+def guessed(atom: tuple) -> bool:
+    """The atom rests on a name alone (see :class:`Guess`)."""
+    return len(atom) > 1 and isinstance(atom[1], Guess)
+
+
+def project_field(atom: tuple, name: str) -> tuple | None:
+    """What reading field ``name`` of a value with ``atom`` gives."""
+    kind = atom[0]
+    if kind == CARD:
+        if name == "skills":
+            return (SKILLS, atom[1])
+        if name in CONTRACT_FIELDS:
+            return (CONTRACT, atom[1])
+        return (DATA, atom[1])
+    if kind in (SKILLS, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, RPC, REST, BODY_ROLE, STATE):
+        return atom
+    if kind == CLIENT:
+        return (CARD, atom[1]) if name in CLIENT_CARD_FIELDS else None
+    if kind == TYPE:
+        target = atom[1]
+        return (ATTR, target, name, ()) if isinstance(target, ClassFacts) else None
+    if kind in (PARAM, ATTR, GLOBAL):
+        path = atom[-1]
+        return (*atom[:-1], (*path, name)) if len(path) < MAX_PATH else (DERIVED, atom)
+    if kind in (HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF):
+        return (DERIVED, atom)
+    return None
+
+
+def project_path(atoms: Iterable[tuple], path: Iterable[str]) -> frozenset:
+    found = set(atoms)
+    for name in path:
+        found = {p for a in found if (p := project_field(a, name)) is not None}
+        if not found:
+            break
+    return frozenset(found)
+
+
+def derive(atom: tuple) -> tuple | None:
+    """What an opaque computation over a value (a comparison, a format, an unknown
+    function) keeps of it: card data stays card data, a task id a task id."""
+    kind = atom[0]
+    if kind in (CARD, CLIENT):
+        return (DATA, atom[1])
+    if kind in (SKILLS, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, REST, STATE):
+        return atom
+    if kind in SYMBOLIC:
+        return atom if kind == DERIVED else (DERIVED, atom)
+    return None
+
+
+def derived(atoms: Iterable[tuple]) -> frozenset:
+    return frozenset(d for a in atoms if (d := derive(a)) is not None)
+
+
+def kinds(atoms: Iterable[tuple]) -> set[str]:
+    return {a[0] for a in atoms}
+
+
+def cards_in(atoms: Iterable[tuple], whole: bool = False) -> list[tuple]:
+    return [a for a in atoms if a[0] == CARD or (not whole and a[0] in CARD_KINDS)]
+
+
+def literal_atoms(text: str, fact: Fact) -> set[tuple]:
+    found: set[tuple] = set()
+    if is_card_url(text):
+        found.add((URL, fact))
+    if text in RPC_ROLES:
+        found.add((RPC, RPC_ROLES[text]))
+    role = rest_role(text)
+    if role:
+        found.add((REST, role))
+    for pattern, read in REST_READS:
+        if pattern.search(text):
+            found.add((REST, read))
+    return found
+
+
+# --- effects and summaries ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Wire:
+    """An HTTP request whose role waits on what its URL and body hold (symbolic atoms)."""
+
+    kind: str  # "read" or "write" (a request that may be either is both)
+    url: frozenset
+    body: frozenset
+
+
+@dataclass
+class Summary:
+    """What a function does, in terms of what enters it."""
+
+    returns: frozenset = frozenset()
+    #: (chain of calls from this function's call down to the one that plays the role, the
+    #: role, or a :class:`Wire` whose role its caller's arguments decide).
+    effects: list[tuple[tuple[Call, ...], str | Wire]] = field(default_factory=list)
+
+
+def decide_wire(wire: Wire, resolve) -> set[str]:
+    """The roles an HTTP request plays once its URL and body are known."""
+    roles: set[str] = set()
+    url = resolve(wire.url)
+    if "read" in wire.kind:
+        if any(a[0] == URL for a in url):
+            roles.add("card-fetch")
+        roles.update(a[1] for a in url if a[0] == REST and a[1] == "get-task")
+    if "write" in wire.kind:
+        roles.update(a[1] for a in resolve(wire.body) if a[0] == BODY_ROLE)
+        roles.update(a[1] for a in url if a[0] == REST and a[1] in ("send", "cancel", "subscribe"))
+    return roles
+
+
+# --- one function ---------------------------------------------------------------------------
+
+
+class ScopeValues:
+    """The atoms of the keys of one function, symbolic in what enters it."""
+
+    def __init__(self, analysis: "Analysis", scope: Scope, model: ModuleModel) -> None:
+        self.analysis = analysis
+        self.scope = scope
+        self.model = model
+        self.binds_of: dict[str, list[Bind]] = {}
+        self.below: dict[str, list[Bind]] = {}  # key -> binds of keys below it (``msg.task_id`` for ``msg``)
+        for bind in scope.binds:
+            for target in bind.targets:
+                self.binds_of.setdefault(target, []).append(bind)
+                parts = target.split(".")
+                for end in range(1, len(parts)):
+                    self.below.setdefault(".".join(parts[:end]), []).append(bind)
+        self.params = {p.name: p for p in scope.params}
+        self.locals = set(self.params) | {
+            t for b in scope.binds if not b.weak for t in b.targets if "." not in t
+        }
+        self._binds: dict[int, frozenset] = {}
+        self._at: dict[tuple[str, int], frozenset] = {}
+        self._results: dict[int, frozenset] = {}
+        self._active: set = set()
+        self._returns: frozenset | None = None
+
+    # -- keys --
+    def _once(self, cache: dict, key, compute, keep: bool = True) -> frozenset:
+        """``compute()``, remembered in ``cache``; asked again while it is being computed
+        (a loop's back edge, a recursive function), it holds nothing yet."""
+        found = cache.get(key)
+        if found is not None:
+            return found
+        if (id(cache), key) in self._active:
+            return frozenset()
+        self._active.add((id(cache), key))
+        try:
+            found = compute()
+        finally:
+            self._active.discard((id(cache), key))
+        if keep:
+            cache[key] = found
+        return found
+
+    def at(self, key: str, fact: Fact | None) -> frozenset:
+        """The atoms ``key`` holds where ``fact`` runs (``None``: anywhere in the function)."""
+        return self._once(self._at, (key, id(fact)), lambda: self._at_uncached(key, fact))
+
+    def _at_uncached(self, key: str, fact: Fact | None) -> frozenset:
+        binds, killed = self.reaching(key, fact)
+        atoms: set[tuple] = set()
+        for bind in binds:
+            atoms |= self.bind_atoms(bind, key)
+        for bind in self.below.get(key, ()):  # `request.metadata = {...}`: part of the request
+            if bind not in binds and (fact is None or runs_before(bind, fact)):
+                atoms |= self.bind_atoms(bind, key)
+        if not killed:
+            atoms |= self.entry(key, fact)
+        return frozenset(atoms)
+
+    def bind_atoms(self, bind: Bind, key: str) -> frozenset:
+        """What ``bind`` gives ``key`` (which it binds, or a key above what it binds)."""
+        targets = bind.targets
+        if bind.keyed and targets and key == targets[0]:
+            return frozenset()  # `for name, card in cards.items()`: the name is no card
+        if len(targets) > 1 and key in targets and bind.kind == "assign":
+            position = targets.index(key)
+            elements = bind.value.elements
+            if elements is not None and len(elements) == len(targets):
+                return self.expr(elements[position], bind)
+            if bind.direct is not None:  # `doc, digest = load(url)`
+                target = self.analysis.project_function(bind.direct)
+                if target is not None:
+                    return self.analysis.instantiate_element(self, bind.direct, target, position, len(targets))
+        return self.bind(bind)
+
+    def entry(self, key: str, fact: Fact | None) -> frozenset:
+        """What ``key`` holds before this function binds it: part of a bound key, a
+        parameter, the object's attribute, a module global, an import."""
+        if "." in key:
+            parent, _, name = key.rpartition(".")
+            return project_path(self.at(parent, fact), [name])
+        return self.analysis.name_atoms(self, key)
+
+    def reaching(self, key: str, fact: Fact | None) -> tuple[list[Bind], bool]:
+        """The binds of ``key`` whose value may be the one at ``fact``, and whether one of
+        them surely replaced whatever it held before."""
+        binds = self.binds_of.get(key, ())
+        if fact is None:
+            return list(binds), any(not b.weak for b in binds) and "." not in key and key not in self.params
+        candidates = [b for b in binds if b is not fact and runs_before(b, fact)]
+        killers = [b for b in candidates if not b.weak and dominates(b, fact)]
+        if not killers:
+            return candidates, False
+        killer = max(killers, key=lambda b: b.order)
+        kept = []
+        for bind in candidates:
+            if bind.order >= killer.order and bind.order < fact.order:
+                kept.append(bind)
+            elif bind.order > fact.order:  # from a later pass of a loop around both
+                loop = common_loop(bind, fact)
+                if loop is not None and not in_loop_body(killer, loop):
+                    kept.append(bind)
+        return kept, True
+
+    def bind(self, bind: Bind) -> frozenset:
+        """What ``bind``'s value holds (its annotation's say included)."""
+        def compute() -> frozenset:
+            atoms = self.expr(bind.value, bind)
+            if bind.annotation:
+                atoms |= self.analysis.type_atoms(self, bind.annotation, bind)
+            return atoms
+
+        return self._once(self._binds, id(bind), compute)
+
+    # -- expressions --
+    def expr(self, expr: Expr, fact: Fact) -> frozenset:
+        atoms: set[tuple] = set()
+        for key in expr.reads:
+            atoms |= self.at(key, fact)
+        for call in expr.top:
+            atoms |= self.result(call)
+        extra: set[tuple] = set()
+        for key in expr.derived:
+            extra |= self.at(key, fact)
+        for call in expr.derived_top:
+            extra |= self.result(call)
+        atoms |= derived(extra)
+        for text in expr.texts:
+            atoms |= literal_atoms(text, fact)
+        for method in expr.methods:
+            if method in RPC_ROLES:
+                atoms.add((BODY_ROLE, RPC_ROLES[method]))
+        for key in expr.method_keys:
+            for atom in self.at(key, fact):
+                if atom[0] == RPC:
+                    atoms.add((BODY_ROLE, atom[1]))
+                elif atom[0] in SYMBOLIC:
+                    atoms.add((BODY, atom))
+        if expr.literal_state:
+            atoms.add((STATE, expr.literal_state))
+        return frozenset(atoms)
+
+    def argument(self, call: Call, index: int, keyword: str) -> frozenset:
+        arg = call.argument(index, keyword)
+        return self.expr(arg.value, call) if arg is not None else frozenset()
+
+    def arguments(self, call: Call) -> frozenset:
+        atoms: set[tuple] = set()
+        for arg in call.arguments:
+            atoms |= self.expr(arg.value, call)
+        return frozenset(atoms)
+
+    def receiver(self, call: Call) -> frozenset:
+        if call.receiver_call is not None:
+            return self.result(call.receiver_call)
+        if call.receiver:
+            return self.at(call.receiver, call)
+        return frozenset()
+
+    def result(self, call: Call) -> frozenset:
+        """What ``call`` returns (asked while its role is being decided, it is not final)."""
+        keep = id(call) not in self.analysis.deciding
+        return self._once(self._results, id(call), lambda: self.analysis.call_result(self, call), keep)
+
+    def returns_element(self, position: int, count: int) -> frozenset:
+        """What the ``position``-th of ``count`` values a function returns is made of."""
+        atoms: set[tuple] = set()
+        for exit_ in self.scope.exits:
+            if exit_.kind == "return":
+                elements = exit_.value.elements
+                if elements is not None and len(elements) == count:
+                    atoms |= self.expr(elements[position], exit_)
+                else:
+                    atoms |= self.expr(exit_.value, exit_)
+        return frozenset(atoms)
+
+    def returns(self) -> frozenset:
+        if self._returns is None:
+            self._returns = frozenset()  # a recursive function: what it returns elsewhere
+            atoms: set[tuple] = set()
+            for exit_ in self.scope.exits:
+                if exit_.kind == "return":
+                    atoms |= self.expr(exit_.value, exit_)
+            self._returns = frozenset(atoms)
+        return self._returns
+
+
+# --- the project -----------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """What a call runs: a project function (or a class's constructor), or an external
+    name (canonical: ``a2a:Client.send_message``, ``httpx.get``)."""
+
+    function: Scope | None = None
+    model: ModuleModel | None = None
+    cls: ClassFacts | None = None
+    external: str | None = None
+    #: The receiver is bound to the function's first parameter (a method called on an object).
+    bound: bool = False
+
+
+class Analysis:
+    """The project-wide value analysis: one per run, answers memoised."""
+
+    def __init__(self, project, configured: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.project = project
+        self.configured = dict(configured or {})
+        self._values: dict[int, ScopeValues] = {}
+        self._models: dict[int, ModuleModel] = {}  # id(module scope) -> model
+        self._roles: dict[int, frozenset[str]] = {}
+        self._targets: dict[int, list[Target]] = {}
+        self._summaries: dict[int, Summary] = {}
+        self._summarising: set[int] = set()
+        self._params: dict[tuple, frozenset] = {}
+        self._attrs: dict[tuple, frozenset] = {}
+        self._globals: dict[tuple, frozenset] = {}
+        self._callers: dict[int, list[Call]] | None = None
+        self._callers_seen: set[int] = set()
+        self._resolving: set = set()
+        self._class_of: dict[int, ClassFacts] = {}
+        self._bound: dict[int, frozenset[str]] = {}
+        self._effects: dict[tuple, list] = {}
+        self._elements: dict[tuple, frozenset] = {}
+        self._registrations: dict[int, Call | None] = {}
+        #: Calls whose roles are being decided (a result asked for meanwhile is not final).
+        self.deciding: set[int] = set()
+
+    # -- where things live --
+    def model_of(self, scope: Scope) -> ModuleModel:
+        root = scope
+        while root.parent is not None:
+            root = root.parent
+        model = self._models.get(id(root))
+        if model is None:
+            for candidate in self.project.models():
+                self._models[id(candidate.scopes[0])] = candidate
+            model = self._models[id(root)]
+        return model
+
+    def values(self, scope: Scope) -> ScopeValues:
+        found = self._values.get(id(scope))
+        if found is None:
+            found = self._values[id(scope)] = ScopeValues(self, scope, self.model_of(scope))
+        return found
+
+    def class_of(self, scope: Scope) -> ClassFacts | None:
+        """The class a method belongs to."""
+        if scope.class_name is None:
+            return None
+        found = self._class_of.get(id(scope))
+        if found is None:
+            model = self.model_of(scope)
+            qualname = scope.qualname.rsplit(".", 1)[0]
+            found = next((c for c in model.classes.values() if c.qualname == qualname), model.classes.get(scope.class_name))
+            if found is not None:
+                self._class_of[id(scope)] = found
+        return found
+
+    def methods(self, cls: ClassFacts, model: ModuleModel) -> list[Scope]:
+        return [s for s in model.scopes if s.is_function and s.qualname.rsplit(".", 1)[0] == cls.qualname]
+
+    def model_of_class(self, cls: ClassFacts) -> ModuleModel | None:
+        return self.model_of(cls.scope) if cls.scope is not None else None
+
+    def method(self, cls: ClassFacts, name: str, depth: int = 0) -> tuple[Scope, ModuleModel] | None:
+        """``name`` on ``cls`` or the first of its bases that defines it."""
+        model = self.model_of_class(cls)
+        if model is None:
+            return None
+        for scope in self.methods(cls, model):
+            if scope.name == name:
+                return scope, model
+        if depth < 6:
+            for base in self.bases(cls):
+                found = self.method(base, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def bases(self, cls: ClassFacts) -> list[ClassFacts]:
+        model = self.model_of_class(cls)
+        found = []
+        for base in cls.bases:
+            symbol = self.symbol(model, base, cls.scope) if model is not None else None
+            if symbol is not None and symbol.cls is not None:
+                found.append(symbol.cls)
+        return found
+
+    def subclasses(self, cls: ClassFacts) -> list[ClassFacts]:
+        return [
+            other for model in self.project.models() for other in model.classes.values()
+            if other is not cls and cls in self.bases(other)
+        ]
+
+    # -- names --
+    def symbol(self, model: ModuleModel, text: str, scope: Scope | None = None, depth: int = 0) -> Target | None:
+        """What a dotted name means at module level: a function or class of this module or
+        of another project module it imports, or an external name."""
+        parts = text.split(".")
+        for end in range(len(parts), 0, -1):
+            head = ".".join(parts[:end])
+            rest = parts[end:]
+            if end == 1 and head in model.classes:
+                found = self._member(Target(cls=model.classes[head], model=model), rest)
+                if found is not None:
+                    return found
+            if end == 1:
+                function = next((s for s in model.scopes if s.is_function and s.parent is model.scopes[0] and s.name == head), None)
+                if function is not None:
+                    return Target(function=function, model=model) if not rest else None
+            if head in model.imports:
+                target = model.imports[head]
+                inside = self.project.module(target, model) if depth < 8 else None
+                if inside is not None:
+                    other, remainder = inside
+                    name = ".".join([remainder, *rest] if remainder else rest)
+                    if not name:
+                        return Target(model=other)
+                    return self.symbol(other, name, None, depth + 1)
+                return Target(external=canonical(".".join([target.lstrip("."), *rest])))
+        return None
+
+    def _member(self, target: Target, rest: list[str]) -> Target | None:
+        if not rest:
+            return target
+        if target.cls is not None and len(rest) == 1:
+            found = self.method(target.cls, rest[0])
+            if found is not None:
+                return Target(function=found[0], model=found[1], cls=target.cls)
+        return None
+
+    def name_atoms(self, values: ScopeValues, name: str) -> frozenset:
+        """What a name holds where the function does not bind it: a parameter, ``self``,
+        an enclosing function's local, a module global, a function, a class, an import."""
+        scope = values.scope
+        param = values.params.get(name)
+        if param is not None:
+            if param.index == 0 and scope.class_name and "staticmethod" not in scope.decorators:
+                cls = self.class_of(scope)
+                if cls is not None:
+                    return frozenset({(TYPE, cls)})
+            return frozenset({(PARAM, param, ())})
+        parent = scope.parent
+        while parent is not None and parent.parent is not None:  # closures
+            outer = self.values(parent)
+            if name in outer.locals:
+                return outer.at(name, None)
+            parent = parent.parent
+        model = values.model
+        module = model.scopes[0]
+        if scope is not module and name in self.bound_names(model):
+            return frozenset({(GLOBAL, model, name, ())})
+        if scope is module and name in values.binds_of:
+            return frozenset()
+        symbol = self.symbol(model, name)
+        if symbol is None:
+            return frozenset()
+        if symbol.function is not None:
+            return frozenset({(FUNC, symbol.function)})
+        if symbol.external is not None:
+            last = symbol.external.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+            if last in CARD_PATH_CONSTANTS:
+                return frozenset({(URL, symbol.external)})
+        if symbol.model is not None and symbol.function is None and symbol.cls is None and symbol.external is None:
+            return frozenset()
+        if symbol.model is not None and name in model.imports:  # `from .config import CARD_URL`
+            return self.imported_value(model, name)
+        return frozenset()
+
+    def bound_names(self, model: ModuleModel) -> frozenset[str]:
+        """The names some bind of the module binds (module globals are among them)."""
+        found = self._bound.get(id(model))
+        if found is None:
+            found = self._bound[id(model)] = frozenset(t for s in model.scopes for b in s.binds for t in b.targets)
+        return found
+
+    def imported_value(self, model: ModuleModel, name: str, depth: int = 0) -> frozenset:
+        """What a name imported from a project module holds there (re-exports followed)."""
+        inside = self.project.module(model.imports[name], model)
+        if inside is None:
+            return frozenset()
+        other, remainder = inside
+        if not remainder or "." in remainder:
+            return frozenset()
+        if remainder in other.imports:
+            return self.imported_value(other, remainder, depth + 1) if depth < 8 else frozenset()
+        return self.global_atoms(other, remainder)
+
+    def type_atoms(self, values: ScopeValues, annotation: str, origin: Fact | Param) -> frozenset:
+        """What an annotation says a value is."""
+        qualified = self.qualify(values, annotation)
+        if qualified is None:
+            return frozenset()
+        if isinstance(qualified, ClassFacts):
+            return frozenset({(TYPE, qualified)})
+        if qualified in CARD_TYPES:
+            return frozenset({(CARD, origin), (TYPE, qualified)})
+        if qualified in apimodel.TASK_EVENT_TYPES:
+            return frozenset({(STATUS, origin), (TYPE, qualified)})
+        return frozenset({(TYPE, qualified)})
+
+    def qualify(self, values: ScopeValues, text: str) -> str | ClassFacts | None:
+        """A type named in an annotation: a project class or a canonical external name."""
+        symbol = self.symbol(values.model, text)
+        if symbol is None:
+            return None
+        if symbol.cls is not None and symbol.function is None:
+            return symbol.cls
+        return symbol.external
+
+    # -- symbolic atoms made concrete --
+    def resolve(self, atoms: Iterable[tuple], local: bool = False, depth: int = CALLER_DEPTH) -> frozenset:
+        """``atoms`` with what is symbolic replaced by what it stands for. ``local``: a
+        parameter stands for what its annotation or its name says, never for what its
+        callers pass (what a call *is* does not depend on who calls its function)."""
+        found: set[tuple] = set()
+        for atom in atoms:
+            kind = atom[0]
+            if kind not in SYMBOLIC:
+                found.add(atom)
+            elif kind == PARAM:
+                found |= project_path(self.param_atoms(atom[1], local, depth), atom[2])
+            elif kind == ATTR:
+                found |= project_path(self.attr_atoms(atom[1], atom[2], local, depth), atom[3])
+            elif kind == GLOBAL:
+                found |= project_path(self.global_atoms(atom[1], atom[2]), atom[3])
+            elif kind == DERIVED:
+                found |= derived(self.resolve([atom[1]], local, depth))
+            elif kind == HASH:
+                inner = self.resolve([atom[2]], local, depth)
+                if any(a[0] in CARD_KINDS for a in inner):
+                    found.add((DIGEST, atom[1]))
+                    found |= derived(inner)  # a digest of card data is derived from that card
+            elif kind == CARRY:
+                found |= {a for a in self.resolve([atom[1]], local, depth) if a[0] in CARRIED}
+            elif kind == BODY:
+                found |= {(BODY_ROLE, a[1]) for a in self.resolve([atom[1]], local, depth) if a[0] == RPC}
+            elif kind == CLIENT_OF:
+                found |= {(CLIENT, a[1]) for a in self.resolve([atom[1]], local, depth) if a[0] == CARD}
+            elif kind == HELD:
+                found |= {(CARD, a[1]) for a in self.resolve([atom[1]], local, depth) if a[0] == CLIENT}
+            elif kind == FETCH_OF:
+                if any(a[0] == URL for a in self.resolve([atom[2]], local, depth)):
+                    found.add((CARD, atom[1]))
+        return frozenset(found)
+
+    def param_atoms(self, param: Param, local: bool, depth: int) -> frozenset:
+        memo = (id(param), local, depth)
+        found = self._params.get(memo)
+        if found is not None:
+            return found
+        if memo in self._resolving:
+            return frozenset()
+        self._resolving.add(memo)
+        try:
+            found = self._param_atoms(param, local, depth)
+        finally:
+            self._resolving.discard(memo)
+        self._params[memo] = found
+        return found
+
+    def _param_atoms(self, param: Param, local: bool, depth: int) -> frozenset:
+        scope = self.scope_of_param(param)
+        if scope is None:
+            return frozenset()
+        values = self.values(scope)
+        atoms: set[tuple] = set()
+        if param.annotation:
+            atoms |= self.type_atoms(values, param.annotation, param)
+        registered = self.registration(scope)
+        if registered is not None and param is self.first_argument(scope):
+            atoms.add((STATUS, registered))  # a consumer of task events: the status stream
+        if atoms or param.star:
+            return frozenset(atoms)
+        callers = self.callers(scope) if not local else []
+        if callers and depth > 0:
+            for call in callers:
+                caller = self.values(call.scope)
+                given = self.given(call, scope, param, caller)
+                atoms |= self.resolve(given, False, depth - 1)
+            return frozenset(atoms)
+        if is_card_name(param.name) and not (local is False and callers):
+            atoms.add((CARD, Guess(param)))
+        return frozenset(atoms)
+
+    def first_argument(self, scope: Scope) -> Param | None:
+        params = [p for p in scope.params if not p.star]
+        if scope.class_name and "staticmethod" not in scope.decorators and params:
+            params = params[1:]
+        return params[0] if params else None
+
+    def scope_of_param(self, param: Param) -> Scope | None:
+        for model in self.project.models():
+            for scope in model.scopes:
+                if any(p is param for p in scope.params):
+                    return scope
+        return None
+
+    def given(self, call: Call, scope: Scope, param: Param, caller: ScopeValues) -> frozenset:
+        """What ``call`` (which runs ``scope``) passes for ``param``, in the caller's terms."""
+        offset = self.offset(call, scope)
+        position = param.index - offset
+        arg = call.keyword(param.name)
+        if arg is None and position >= 0:
+            arg = call.positional(position)
+        if arg is None:
+            if position == -1 and offset == 1 and self.bound(call, scope):
+                return caller.receiver(call)
+            return frozenset()
+        return caller.expr(arg.value, call)
+
+    def offset(self, call: Call, scope: Scope) -> int:
+        """How many of ``scope``'s leading parameters the call does not pass positionally:
+        ``self`` of a method called on an object, or of a constructor."""
+        if not scope.class_name or "staticmethod" in scope.decorators:
+            return 0
+        targets = self.targets(call)
+        target = next((t for t in targets if t.function is scope), None)
+        if target is None:
+            return 1
+        return 1 if target.bound or scope.name == "__init__" or "classmethod" in scope.decorators else 0
+
+    def bound(self, call: Call, scope: Scope) -> bool:
+        return any(t.function is scope and t.bound for t in self.targets(call))
+
+    def attr_atoms(self, cls: ClassFacts, name: str, local: bool, depth: int) -> frozenset:
+        """What ``self.<name>`` holds on instances of ``cls``: every store into it, in any
+        method of the class, its bases and subclasses, or through any object known to be
+        one, and what the class declares for it."""
+        memo = (id(cls), name, local)
+        found = self._attrs.get(memo)
+        if found is not None:
+            return found
+        if memo in self._resolving:
+            return frozenset()
+        self._resolving.add(memo)
+        atoms: set[tuple] = set()
+        try:
+            family = [cls, *self.bases(cls), *self.subclasses(cls)]
+            for member in family:
+                model = self.model_of_class(member)
+                if model is None:
+                    continue
+                declared = member.fields.get(name)
+                if declared is not None and member.scope is not None:
+                    annotation, bind = declared
+                    holder = self.values(member.scope)
+                    if annotation:
+                        atoms |= self.type_atoms(holder, annotation, bind if bind is not None else member)
+                    if bind is not None:
+                        atoms |= self.resolve(holder.bind(bind), local, depth)
+                for method in self.methods(member, model):
+                    values = self.values(method)
+                    for bind in values.binds_of.get(f"self.{name}", ()):
+                        atoms |= self.resolve(values.bind(bind), local, depth)
+                        if bind.annotation:
+                            atoms |= self.type_atoms(values, bind.annotation, bind)
+            for values, bind in self.stores_through_objects(cls, name):
+                atoms |= self.resolve(values.bind(bind), local, depth)
+        finally:
+            self._resolving.discard(memo)
+        found = self._attrs[memo] = frozenset(atoms)
+        return found
+
+    def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
+        """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
+        for model in self.project.models():
+            for scope in model.scopes:
+                for bind in scope.binds:
+                    for target in bind.targets:
+                        owner, _, attribute = target.rpartition(".")
+                        if attribute != name or not owner or owner == "self":
+                            continue
+                        values = self.values(scope)
+                        if any(a[0] == TYPE and a[1] is cls for a in values.at(owner, bind)):
+                            yield values, bind
+
+    def global_atoms(self, model: ModuleModel, name: str) -> frozenset:
+        """What a module-level name holds: its module-level binds and the stores into it
+        (``_CARDS[url] = card``) in the module's functions."""
+        memo = (id(model), name)
+        found = self._globals.get(memo)
+        if found is not None:
+            return found
+        if memo in self._resolving:
+            return frozenset()
+        self._resolving.add(memo)
+        atoms: set[tuple] = set()
+        try:
+            for scope in model.scopes:
+                values = self.values(scope)
+                if scope.is_function and name in values.locals:
+                    continue
+                for bind in values.binds_of.get(name, ()):
+                    atoms |= self.resolve(values.bind(bind))
+        finally:
+            self._resolving.discard(memo)
+        found = self._globals[memo] = frozenset(atoms)
+        return found
+
+    # -- calls --
+    def targets(self, call: Call) -> list[Target]:
+        """What ``call`` runs, as far as the project and the API model tell."""
+        found = self._targets.get(id(call))
+        if found is not None:
+            return found
+        self._targets[id(call)] = []
+        found = self._find_targets(call)
+        self._targets[id(call)] = found
+        return found
+
+    def _find_targets(self, call: Call) -> list[Target]:
+        values = self.values(call.scope)
+        model = values.model
+        callee = call.callee
+        found: list[Target] = []
+        if call.method == "super" or (call.receiver_call is not None and call.receiver_call.callee == "super"):
+            cls = self.class_of(call.scope) if call.method != "super" else None
+            if cls is not None:
+                for base in self.bases(cls):
+                    method = self.method(base, call.method)
+                    if method is not None:
+                        return [Target(function=method[0], model=method[1], cls=base, bound=True)]
+            return []
+        if callee is None and call.receiver_call is None:
+            return []
+        is_method = call.receiver is not None or call.receiver_call is not None
+        if not is_method:  # `f(...)`, `Cls(...)`, `handler(...)`
+            root = callee
+            held = root in values.locals or root in values.params or (
+                root in self.bound_names(model) and root not in model.imports and root not in model.classes
+                and not any(s.is_function and s.name == root and s.parent is model.scopes[0] for s in model.scopes)
+            )
+            if held:
+                for atom in self.resolve(values.at(root, call), local=True):
+                    if atom[0] == FUNC:
+                        found.append(Target(function=atom[1], model=self.model_of(atom[1])))
+                    elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
+                        found.append(self._constructor(Target(cls=atom[1], model=self.model_of_class(atom[1]))))
+                    elif atom[0] == TYPE and isinstance(atom[1], str):  # `verify = create_signature_verifier(...); verify(card)`
+                        found.append(Target(external=f"{atom[1]}.__call__"))
+                return found
+            symbol = self.symbol(model, root, call.scope)
+            if symbol is None:
+                nested = next((s for s in model.scopes if s.is_function and s.parent is call.scope.parent and s.name == root), None)
+                inner = next((s for s in model.scopes if s.is_function and s.parent is call.scope and s.name == root), None)
+                chosen = inner or nested
+                return [Target(function=chosen, model=model)] if chosen is not None else []
+            return [self._constructor(symbol)] if symbol.cls is not None and symbol.function is None else [symbol]
+        # a method: on what?
+        receiver = values.receiver(call)
+        receiver_root = (call.receiver or "").split(".")[0]
+        if call.receiver_call is None and receiver_root not in values.locals and receiver_root not in values.params:
+            # `module.f()`, `Cls.method()`, `httpx.get()`: a dotted name at module level
+            if not (receiver_root == "self" or self._bound_name(values, receiver_root)):
+                symbol = self.symbol(model, callee, call.scope) if callee else None
+                if symbol is not None:
+                    if symbol.function is not None and symbol.cls is not None:
+                        return [Target(function=symbol.function, model=symbol.model, cls=symbol.cls)]
+                    if symbol.cls is not None:
+                        return [self._constructor(symbol)]
+                    return [symbol]
+        for atom in self.resolve(receiver, local=True):
+            if atom[0] == TYPE:
+                kind = atom[1]
+                if isinstance(kind, ClassFacts):
+                    method = self.method(kind, call.method)
+                    if method is not None:
+                        found.append(Target(function=method[0], model=method[1], cls=kind, bound=True))
+                        continue
+                    held = self.attr_atoms(kind, call.method, True, 2)  # `self.verify = create_signature_verifier(...)`
+                    for value in held:
+                        if value[0] == FUNC:
+                            found.append(Target(function=value[1], model=self.model_of(value[1])))
+                        elif value[0] == TYPE and isinstance(value[1], str):
+                            found.append(Target(external=f"{value[1]}.__call__"))
+                    if not held:
+                        found.append(Target(cls=kind, external=f"local:{kind.name}.{call.method}"))
+                else:
+                    found.append(Target(external=f"{kind}.{call.method}"))
+            elif atom[0] == CLIENT and not any(a[0] == TYPE for a in receiver):
+                found.append(Target(external=f"a2a:Client.{call.method}"))
+        return found
+
+    def _bound_name(self, values: ScopeValues, name: str) -> bool:
+        model = values.model
+        return any(name in b.targets for b in model.scopes[0].binds) and name not in model.imports
+
+    def _constructor(self, symbol: Target) -> Target:
+        init = self.method(symbol.cls, "__init__")
+        if init is not None:
+            return Target(function=init[0], model=init[1], cls=symbol.cls)
+        return Target(cls=symbol.cls, model=symbol.model)
+
+    def external_names(self, call: Call) -> list[str]:
+        return [t.external for t in self.targets(call) if t.external]
+
+    def project_function(self, call: Call) -> Target | None:
+        return next((t for t in self.targets(call) if t.function is not None), None)
+
+    # -- roles: what a call means, whoever calls its function --
+    def roles(self, call: Call) -> frozenset[str]:
+        found = self._roles.get(id(call))
+        if found is None:
+            if id(call) in self.deciding:
+                return frozenset()
+            self.deciding.add(id(call))
+            try:
+                found = self._roles[id(call)] = frozenset(self._roles_of(call))
+            finally:
+                self.deciding.discard(id(call))
+            call.roles = set(found)
+            names = self.external_names(call)
+            call.qualified = names[0] if names else None
+        return found
+
+    def _roles_of(self, call: Call) -> set[str]:
+        values = self.values(call.scope)
+        model = values.model
+        names = self.external_names(call)
+        roles: set[str] = set()
+        for name in names:
+            roles.update(role for role, pattern in QUALIFIED_PATTERNS.items() if pattern.match(name))
+            if self._conditional_fetch(name, call, values):
+                roles.add("card-fetch")
+        raw = self._raw_name(call, model)
+        for role, patterns in self.configured.items():
+            if any(fnmatch.fnmatchcase(n, p) for p in patterns for n in (*names, raw, call.callee) if n):
+                roles.add(role)
+        project = self.project_function(call)
+        if not roles and not names and project is None and model.is_a2a and call.method in METHOD_ROLES:
+            defined_here = call.receiver in (None, "self", "cls") and any(
+                s.name == call.method for s in model.scopes if s.is_function
+            )
+            typed = any(a[0] == TYPE for a in self.resolve(values.receiver(call), local=True))
+            if not defined_here and not typed and (call.method not in apimodel.SDK_ONLY_METHODS or model.imports_sdk):
+                roles.add(METHOD_ROLES[call.method])
+        wire = self.wire(call)
+        if wire is not None:
+            roles |= decide_wire(wire, lambda atoms: self.resolve(atoms, local=True))
+        if project is None and not roles:
+            roles |= self._rpc_helper_roles(call)
+        if self._verifies(call, project, model):
+            roles.add("verify-signature")
+        return roles
+
+    @staticmethod
+    def _verifies(call: Call, project: "Target | None", model: ModuleModel) -> bool:
+        """A check of a card's signature: a fetch given ``signature_verifier=``, a jws/jwt
+        check of the card's ``signatures``, or (out of sight, in A2A code) a function named
+        for verifying a card or its signature."""
+        if call.keyword("signature_verifier") is not None:
+            return True
+        if call.method in ("verify", "decode", "verify_jws", "decode_complete") and any(
+            k.endswith(".signatures") for k in call.args.keys
+        ):
+            return True
+        name = call.method or ""
+        return project is None and model.is_a2a and name[:1].islower() and bool(apimodel.VERIFY_NAME.search(name))
+
+    @staticmethod
+    def _raw_name(call: Call, model: ModuleModel) -> str | None:
+        root = (call.callee or "").split(".")[0]
+        if root in model.imports and call.callee:
+            return model.imports[root] + call.callee[len(root):]
+        return None
+
+    def _conditional_fetch(self, name: str, call: Call, values: ScopeValues) -> bool:
+        """Calls that fetch only for some arguments (a URL rather than a card)."""
+        if name in ("a2a:create_client", "a2a:ClientFactory.connect", "adk:RemoteA2aAgent"):
+            if name == "adk:RemoteA2aAgent":
+                arg = call.keyword("agent_card") or call.positional(1)
+            else:
+                arg = call.argument(0, "agent")
+            if arg is None:
+                return False
+            atoms = self.resolve(values.expr(arg.value, call), local=True)
+            if any(a[0] in (CARD, CLIENT) or (a[0] == TYPE and a[1] in CARD_TYPES) for a in atoms):
+                return False
+            if not atoms and arg.value.reads and all(is_card_name(k) for k in arg.value.reads):
+                return False  # `connect(self.card)` whose origin is out of sight: a card, by its name
+            return True
+        if name == "fasta2a:A2AClient":
+            flag = call.keyword("fetch_card")
+            return flag is not None and flag.value.reads == {"True"} or (flag is not None and "True" in flag.value.keys)
+        return False
+
+    def wire(self, call: Call) -> Wire | None:
+        """The HTTP request ``call`` makes, if it is one: its URL and body atoms."""
+        if not self.is_http(call):
+            return None
+        method = (call.method or "").lstrip("_")
+        values = self.values(call.scope)
+        kind = ""
+        if method in HTTP_READS:
+            kind += "read"
+        if method in HTTP_WRITES:
+            kind += "write"
+        if method == "request":
+            verb = call.argument(0, "method")
+            text = (verb.text or "").upper() if verb is not None else ""
+            kind = "read" if text == "GET" else "write" if text in ("POST", "PUT") else "readwrite"
+            url = values.argument(call, 1, "url")
+        elif method == "urlopen":
+            url = values.argument(call, 0, "url")
+            if call.argument(1, "data") is not None:
+                kind = "write"
+        else:
+            url = values.argument(call, 0, "url")
+        if not kind:
+            return None
+        body: set[tuple] = set()
+        for keyword in ("json", "data", "content", "body"):
+            body |= values.argument(call, 99, keyword)
+        if "write" in kind and method == "post":
+            body |= values.argument(call, 1, "__body__")
+        return Wire(kind, url, frozenset(body))
+
+    def is_http(self, call: Call) -> bool:
+        """``call`` is made on an HTTP client (``httpx.get``, a ``requests.Session``, an
+        ``aiohttp.ClientSession``): by its type, else by the receiver's name."""
+        for name in self.external_names(call):
+            if name.split(".")[0] in ("httpx", "requests", "aiohttp", "urllib", "urllib3"):
+                return True
+        if self.project_function(call) is not None or self.external_names(call):
+            return False
+        receiver = (call.receiver or "").rsplit(".", 1)[-1].lower()
+        return bool(receiver) and any(word in receiver for word in ("http", "session", "requests", "httpx")) or (
+            "client" in receiver and "a2a" not in receiver and (call.method or "") in ("get", "post")
+        )
+
+    def _rpc_helper_roles(self, call: Call) -> set[str]:
+        """``self._rpc("SendMessage", params)`` on a helper out of sight: the method name
+        passed as a literal to something named for making requests."""
+        method = (call.method or "").lstrip("_")
+        first = call.positional(0)
+        if first is None or first.text not in RPC_ROLES or not apimodel.RPC_HELPER.search(method):
+            return set()
+        return {RPC_ROLES[first.text]}
+
+    # -- results --
+    def call_result(self, values: ScopeValues, call: Call) -> frozenset:
+        roles = self.roles(call)
+        atoms: set[tuple] = set()
+        names = self.external_names(call)
+        project = self.project_function(call)
+        if "card-fetch" in roles:
+            returned = next((RETURNS[n] for n in names if n in RETURNS), None)
+            if returned is not None and returned not in CARD_TYPES:
+                atoms |= {(TYPE, returned), (CLIENT, call)}
+            elif any(n.endswith(("A2AClient", "A2AClient.__init__")) for n in names):
+                atoms |= {(TYPE, names[0]), (CLIENT, call)}
+            else:
+                atoms.add((CARD, call))
+            return frozenset(atoms)
+        wire = self.wire(call)
+        if wire is not None and "read" in wire.kind:  # `httpx.get(url)` in a helper: a card when `url` is one
+            atoms |= {(FETCH_OF, call, a) for a in wire.url if a[0] in SYMBOLIC}
+        if roles & {"send", "get-task", "subscribe", "cancel"}:  # what the task's channel answers
+            atoms.add((TASK if "send" in roles else STATUS, call))
+            return frozenset(atoms)
+        if project is not None and project.function is not None:
+            atoms |= self.instantiate_returns(values, call, project)
+            if self.chain(call, "send"):  # a task submitted through a wrapper or a transport
+                atoms.add((TASK, call))
+            elif any(self.chain(call, role) for role in ("get-task", "subscribe")):
+                atoms.add((STATUS, call))
+            if project.cls is not None and project.function.name == "__init__":
+                atoms.add((TYPE, project.cls))
+            return frozenset(atoms)
+        target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
+        if target is not None and not names:
+            return frozenset({*atoms, (TYPE, target.cls)})
+        for name in names:
+            atoms |= self._external_result(values, call, name)
+        if not names:
+            for atom in self.resolve(values.at(call.callee, call), local=True) if call.callee and not call.receiver else ():
+                if atom[0] == FUNC:  # a function held in a name: `handler = self.on_update; handler(x)`
+                    atoms |= self.instantiate_returns(values, call, Target(function=atom[1], model=self.model_of(atom[1])))
+        if not atoms and not roles:
+            capture = self.configured.get("contract-capture")
+            name = call.method or ""
+            captured = capture is not None and any(
+                fnmatch.fnmatchcase(n, p) for p in capture for n in (*names, self._raw_name(call, values.model), call.callee) if n
+            )
+            if capture is None and project is None:  # a capture out of sight, by its name
+                captured = any(fnmatch.fnmatchcase(name, p) for p in apimodel.CONTRACT_CAPTURE_NAMES)
+            if captured:  # what it hashes is what the digest derives from
+                return frozenset({(DIGEST, call), *derived(values.arguments(call))})
+            if not names or call.method in _KEEPING or (call.method or "").lstrip("_") in _KEEPING:
+                atoms |= self._opaque(values, call)
+        return frozenset(atoms)
+
+    def _external_result(self, values: ScopeValues, call: Call, name: str) -> set[tuple]:
+        last = name.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+        if name in RETURNS:
+            returned = RETURNS[name]
+            if returned in CARD_TYPES:
+                if last == "get_card":  # 0.3's `client.get_card()`: the card the client holds
+                    return {(HELD, a) if a[0] in SYMBOLIC else (CARD, a[1]) for a in values.receiver(call) if a[0] in (CLIENT, *SYMBOLIC)}
+                return {(CARD, call), (TYPE, returned)}
+            return {(TYPE, returned), *self._clients_of(values, call)}
+        if CARD_BUILDERS.search(name) or (last == "ParseDict" and any("AgentCard" in a.value.keys for a in call.arguments)):
+            return {(CARD, call)}
+        if name.split(".")[0] in ("hashlib", "hmac"):
+            inner = set(values.arguments(call)) | set(values.receiver(call))
+            found = {(TYPE, name)} if last[:1].islower() and "." not in name.split(".", 1)[-1] else set()
+            for atom in inner:
+                if atom[0] == HASH or atom[0] == DIGEST:
+                    found.add(atom)
+                elif atom[0] in CARD_KINDS:
+                    found |= {(DIGEST, call), (DATA, atom[1])}
+                elif atom[0] in SYMBOLIC:
+                    found.add((HASH, call, atom))
+            return found
+        if last in ("TaskState",) or name.endswith("TaskState"):
+            return {(STATE, "?")}
+        if last in _KEEPING or last in ("cast",):
+            return set(values.arguments(call))
+        if last[:1].isupper():  # an SDK type: a request or message carries what it is given
+            given = values.arguments(call)
+            carried = {a for a in given if a[0] in CARRIED} | {(CARRY, a) for a in given if a[0] in SYMBOLIC}
+            return {(TYPE, name), *self._clients_of(values, call), *carried}
+        return set(self._opaque(values, call))
+
+    def _clients_of(self, values: ScopeValues, call: Call) -> set[tuple]:
+        """A client made from a card (``ClientFactory.create(card)``, ``A2AClient(http, agent_card=card)``)."""
+        found: set[tuple] = set()
+        for atom in values.arguments(call):
+            if atom[0] == CARD:
+                found.add((CLIENT, atom[1]))
+            elif atom[0] in SYMBOLIC:
+                found.add((CLIENT_OF, atom))
+        return found
+
+    def _opaque(self, values: ScopeValues, call: Call) -> frozenset:
+        """What a call out of sight returns: something derived from what it is given."""
+        atoms = set(values.arguments(call)) | set(values.receiver(call))
+        method = (call.method or "").lstrip("_")
+        if call.receiver_call is not None and method in IDENTITY_METHODS:  # `(await http.get(url)).json()`
+            return frozenset(a for a in values.receiver(call) if a[0] not in (TYPE, FUNC))
+        if method in _KEEPING or call.callee in _KEEPING:
+            return frozenset(a for a in atoms if a[0] not in (TYPE, FUNC))
+        return derived(atoms)
+
+    def instantiate_returns(self, values: ScopeValues, call: Call, target: Target) -> frozenset:
+        summary = self.summary(target.function)
+        return self.instantiate(summary.returns, values, call, target.function)
+
+    def instantiate_element(self, values: ScopeValues, call: Call, target: Target, position: int, count: int) -> frozenset:
+        memo = ("element", id(target.function), position, count)
+        atoms = self._elements.get(memo)
+        if atoms is None:
+            if memo in self._resolving:
+                return frozenset()
+            self._resolving.add(memo)
+            try:
+                atoms = self._elements[memo] = self.values(target.function).returns_element(position, count)
+            finally:
+                self._resolving.discard(memo)
+        return self.instantiate(atoms, values, call, target.function)
+
+    def instantiate(self, atoms: Iterable[tuple], values: ScopeValues, call: Call, function: Scope) -> frozenset:
+        """``atoms`` of ``function`` in the terms of ``call``'s caller: each parameter
+        replaced by what the call passes for it."""
+        found: set[tuple] = set()
+        for atom in atoms:
+            found |= self._substitute(atom, values, call, function)
+        return frozenset(found)
+
+    def _substitute(self, atom: tuple, values: ScopeValues, call: Call, function: Scope) -> set[tuple]:
+        kind = atom[0]
+        if kind == PARAM:
+            param = atom[1]
+            if not any(p is param for p in function.params):
+                return {atom}
+            return set(project_path(self.given(call, function, param, values), atom[2]))
+        if kind in (HASH, FETCH_OF):
+            inner = self._substitute(atom[2], values, call, function)
+            return {(kind, atom[1], i) for i in inner} if inner else set()
+        if kind in (BODY, DERIVED, CLIENT_OF, HELD, CARRY):
+            inner = self._substitute(atom[1], values, call, function)
+            result = set()
+            for i in inner:
+                if i[0] in SYMBOLIC:
+                    result.add((kind, i))
+                else:
+                    result |= self.resolve([(kind, i)])
+            return result
+        return {atom}
+
+    # -- summaries --
+    def summary(self, scope: Scope) -> Summary:
+        found = self._summaries.get(id(scope))
+        if found is not None:
+            return found
+        if id(scope) in self._summarising:
+            return Summary()  # recursion: the fixed point is reached from the outside in
+        self._summarising.add(id(scope))
+        try:
+            values = self.values(scope)
+            returns = values.returns() if scope.is_function else frozenset()
+            found = Summary(returns=returns)
+        finally:
+            self._summarising.discard(id(scope))
+        self._summaries[id(scope)] = found
+        return found
+
+    def effects(self, scope: Scope, role: str) -> list[tuple[tuple[Call, ...], Wire | None]]:
+        """How ``scope`` plays ``role``: chains of calls down to the one that plays it,
+        each with the :class:`Wire` that decides it when its callers' arguments do."""
+        memo = ("effects", id(scope), role)
+        found = self._effects.get(memo)
+        if found is not None:
+            return found
+        if memo in self._resolving:
+            return []
+        self._resolving.add(memo)
+        chains: list[tuple[tuple[Call, ...], Wire | None]] = []
+        try:
+            for call in scope.calls:
+                if role in self.roles(call):
+                    chains.append(((call,), None))
+                    continue
+                wire = self.wire(call)
+                if wire is not None and _symbolic(wire):
+                    chains.append(((call,), wire))
+                    continue
+                target = self.project_function(call)
+                if target is None or target.function is scope:
+                    continue
+                values = self.values(scope)
+                for inner, inner_wire in self.effects(target.function, role):
+                    if inner_wire is None:
+                        chains.append(((call, *inner), None))
+                        continue
+                    bound = Wire(
+                        inner_wire.kind,
+                        self.instantiate(inner_wire.url, values, call, target.function),
+                        self.instantiate(inner_wire.body, values, call, target.function),
+                    )
+                    if _symbolic(bound):
+                        chains.append(((call, *inner), bound))
+                    elif role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
+                        chains.append(((call, *inner), None))
+        finally:
+            self._resolving.discard(memo)
+        self._effects[memo] = chains
+        return chains
+
+    def chain(self, call: Call, role: str) -> list[Call]:
+        """The calls from ``call`` down to the one that plays ``role``, through project
+        functions: ``[call]`` when it plays it itself, ``[]`` when nothing does."""
+        if role in self.roles(call):
+            return [call]
+        target = self.project_function(call)
+        if target is None or target.function is call.scope:
+            return []
+        values = self.values(call.scope)
+        for inner, wire in self.effects(target.function, role):
+            if wire is None:
+                return [call, *inner]
+            bound = Wire(
+                wire.kind,
+                self.instantiate(wire.url, values, call, target.function),
+                self.instantiate(wire.body, values, call, target.function),
+            )
+            if role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
+                return [call, *inner]
+        return []
+
+    # -- callers --
+    def callers(self, scope: Scope) -> list[Call]:
+        """The calls, anywhere in the project, that run ``scope``."""
+        model = self.model_of(scope)
+        if id(model) not in self._callers_seen:
+            self._callers_seen.add(id(model))
+            before = len(self.project.models())
+            self.project.importers(model)
+            if len(self.project.models()) != before:
+                self._callers = None
+                for candidate in self.project.models():
+                    self._models[id(candidate.scopes[0])] = candidate
+        if self._callers is None:
+            by_name: dict[str, list[Call]] = {}
+            for candidate in self.project.models():
+                for other in candidate.scopes:
+                    for call in other.calls:
+                        name = call.method if call.receiver or call.receiver_call else call.callee
+                        if name:
+                            by_name.setdefault(name, []).append(call)
+            self._callers = by_name  # type: ignore[assignment]
+        names = [scope.name]
+        if scope.name == "__init__":
+            cls = self.class_of(scope)
+            names = [cls.name] if cls is not None else []
+            names += ["cls", "super", "__init__"]
+        found = []
+        for name in names:
+            for call in self._callers.get(name, ()):  # type: ignore[union-attr]
+                if any(t.function is scope for t in self.targets(call)):
+                    found.append(call)
+        return found
+
+    def registration(self, scope: Scope) -> Call | None:
+        """A call that registers ``scope`` to receive a task's events: passed to a send or
+        subscribe, or as a consumer (``add_event_consumer``, ``consumers=[...]``)."""
+        if id(scope) in self._registrations:
+            return self._registrations[id(scope)]
+        self._registrations[id(scope)] = None
+        found = None
+        if scope.is_function:
+            for model in self.project.models():
+                for call in (c for s in model.scopes for c in s.calls):
+                    if scope.name not in call.args.names and f"self.{scope.name}" not in call.args.keys:
+                        continue
+                    consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
+                        a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments
+                    )
+                    if not (consumer or self.roles(call) & {"send", "subscribe"}):
+                        continue
+                    values = self.values(call.scope)
+                    if any(a[0] == FUNC and a[1] is scope for a in self.resolve(values.arguments(call), local=True)):
+                        found = call
+                        break
+                if found is not None:
+                    break
+        self._registrations[id(scope)] = found
+        return found
+
+
+def _symbolic(wire: Wire) -> bool:
+    return any(a[0] in SYMBOLIC for a in (*wire.url, *wire.body))
