@@ -1,15 +1,28 @@
-"""Per-file results cached by content, effective settings and a2alint version.
+"""What a run can reuse: each file's facts and each file's findings, keyed by content.
 
-Entries live in ``.a2alint_cache/`` (with a ``.gitignore`` inside, like
-ruff's). Writes are atomic, so two runs can share the cache; an entry that
-cannot be read back is a miss, never an error.
+Entries live in ``.a2alint_cache/`` (with a ``.gitignore`` inside, like ruff's):
+
+- *facts*: the model of a module (its facts without the syntax tree), keyed by the file's
+  bytes, path and settings: what another module's analysis asks of it when the file is
+  not parsed in this run (a pre-commit run on a few files, the language server);
+- *findings*: a file's diagnostics, keyed the same way and valid only while every module
+  of the project's A2A code is unchanged (a digest of their contents is kept with them):
+  a finding can rest on any module the file's values come from or go to.
+
+Every entry is signed with a secret kept outside the checked tree (in the user's cache
+folder), and one whose signature does not match is a miss: a cache committed to a
+repository, copied from another machine or edited by hand is never trusted, and facts
+are only unpickled once signed. Writes are atomic, so two runs can share the cache; an
+entry that cannot be read back is a miss, never an error.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import pickle
 import shutil
 import tempfile
 from dataclasses import replace
@@ -19,12 +32,50 @@ from a2alint import __version__
 from a2alint.diagnostics import Diagnostic
 
 CACHE_DIR = ".a2alint_cache"
+#: Larger entries are not read back (a forged or corrupt one could be anything).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+
+
+def _secret() -> bytes | None:
+    """The signing key of this user's caches, made on first use; None when it cannot be kept."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2alint"
+    path = base / "cache-key"
+    try:
+        data = path.read_bytes()
+        if len(data) >= 32:
+            return data
+    except OSError:
+        pass
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        data = os.urandom(32)
+        handle, temporary = tempfile.mkstemp(dir=base, prefix=".key-")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, 0o600)
+        try:
+            os.link(temporary, path)  # first writer wins; the others read its key
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 class Cache:
     def __init__(self, root: Path) -> None:
         self.directory = root / CACHE_DIR / __version__
         self.usable = True
+        self._key: bytes | None = None
+
+    @property
+    def secret(self) -> bytes | None:
+        if self._key is None and self.usable:
+            self._key = _secret()
+            self.usable = self._key is not None
+        return self._key
 
     @staticmethod
     def key(data: bytes, display: str, fingerprint: str) -> str:
@@ -34,28 +85,44 @@ class Cache:
             digest.update(part)
         return digest.hexdigest()
 
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key[2:]}.json"
+    def _path(self, key: str, kind: str) -> Path:
+        return self.directory / key[:2] / f"{key[2:]}.{kind}"
 
-    def get(self, key: str) -> list[Diagnostic] | None:
-        try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            if not isinstance(data, list):
-                return None
-            return [_load(item) for item in data]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    # -- signed entries --
+    def _read(self, key: str, kind: str) -> bytes | None:
+        secret = self.secret
+        if secret is None:
             return None
+        try:
+            path = self._path(key, kind)
+            if not path.is_file() or path.stat().st_size > MAX_ENTRY_BYTES:
+                return None
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        signature, payload = raw[:32], raw[32:]
+        expected = hmac.new(secret, key.encode() + b"\0" + kind.encode() + b"\0" + payload, hashlib.sha256).digest()
+        return payload if hmac.compare_digest(signature, expected) else None
 
-    def put(self, key: str, diagnostics: list[Diagnostic]) -> None:
-        if not self.usable:
+    def _write(self, key: str, kind: str, payload: bytes) -> None:
+        secret = self.secret
+        if secret is None:
             return
-        path = self._path(key)
+        path = self._path(key, kind)
+        signature = hmac.new(secret, key.encode() + b"\0" + kind.encode() + b"\0" + payload, hashlib.sha256).digest()
         try:
             self._prepare(path.parent)
             handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump([_dump(d) for d in diagnostics], stream)
-            os.replace(temporary, path)
+            try:
+                with os.fdopen(handle, "wb") as stream:
+                    stream.write(signature + payload)
+                os.replace(temporary, path)
+            except BaseException:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass
+                raise
         except OSError:
             self.usable = False  # a read-only tree: lint on without caching
 
@@ -65,6 +132,42 @@ class Cache:
             top.mkdir(parents=True, exist_ok=True)
             (top / ".gitignore").write_text("# Created by a2alint\n*\n", encoding="utf-8")
         folder.mkdir(parents=True, exist_ok=True)
+
+    # -- findings --
+    def get(self, key: str, depends: str = "") -> list[Diagnostic] | None:
+        """A file's diagnostics, if they were computed for the same project (``depends``)."""
+        payload = self._read(key, "json")
+        if payload is None:
+            return None
+        try:
+            data = json.loads(payload)
+            if not isinstance(data, dict) or data.get("depends") != depends or not isinstance(data.get("diagnostics"), list):
+                return None
+            return [_load(item) for item in data["diagnostics"]]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def put(self, key: str, diagnostics: list[Diagnostic], depends: str = "") -> None:
+        payload = json.dumps({"depends": depends, "diagnostics": [_dump(d) for d in diagnostics]})
+        self._write(key, "json", payload.encode("utf-8"))
+
+    # -- facts --
+    def get_facts(self, key: str):
+        """A module's model (facts only), as a run that parsed it kept it."""
+        payload = self._read(key, "facts")
+        if payload is None:
+            return None
+        try:
+            return pickle.loads(payload)  # signed with this user's key: written by a2alint here
+        except Exception:
+            return None
+
+    def put_facts(self, key: str, model) -> None:
+        try:
+            payload = pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL)
+        except (RecursionError, pickle.PicklingError, TypeError):
+            return
+        self._write(key, "facts", payload)
 
 
 def _dump(diagnostic: Diagnostic) -> dict:

@@ -132,9 +132,6 @@ class Flow:
         self.analysis = analysis
         self._keys: dict[tuple, frozenset[str]] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
-        for scope in model.scopes:
-            for call in scope.calls:
-                analysis.roles(call)
 
     # -- places --
     def local_node(self, target: object) -> cst.CSTNode | None:
@@ -413,9 +410,12 @@ class Flow:
         return Origin(bind, key, "set", bind=bind)
 
     # -- the frozen contract --
-    def digest_of(self, expr: Expr, fact: Fact) -> object | None:
-        """The capture a digest in ``expr`` comes from (a contract hash of card data)."""
-        return next((a[1] for a in self.expr_atoms(expr, fact) if a[0] == DIGEST), None)
+    def digest_of(self, expr: Expr, fact: Fact, local: bool = False) -> object | None:
+        """The capture a digest in ``expr`` comes from (a contract hash of card data);
+        ``local``: one made in the function or its object, not one its callers pass in."""
+        symbolic = self.analysis.values(fact.scope).expr(expr, fact)
+        atoms = self.analysis.resolve(symbolic, local="own" if local else False)
+        return next((a[1] for a in atoms if a[0] == DIGEST), None)
 
     def contract_capture(self, scope: Scope) -> object | None:
         """What freezes the contract for ``scope``'s sends: a digest computed in it, or one
@@ -424,7 +424,7 @@ class Flow:
         for candidate in self.class_scopes(scope):
             values = self.analysis.values(candidate)
             for bind in candidate.binds:
-                atoms = self.analysis.resolve(values.bind(bind))
+                atoms = self.analysis.resolve(values.bind(bind), local="own")
                 digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
                 if digest is None:
                     continue
@@ -432,7 +432,8 @@ class Flow:
                     return digest
             if candidate is scope:
                 for call in candidate.calls:  # a capture whose result is not kept is still a capture
-                    digest = next((a[1] for a in self.result(call) if a[0] == DIGEST), None)
+                    own = self.analysis.resolve(values.result(call), local="own")
+                    digest = next((a[1] for a in own if a[0] == DIGEST), None)
                     if digest is not None and self.bound_to(call) is None and _kept_elsewhere(call):
                         return digest
         cls = self.analysis.class_of(scope)
@@ -452,11 +453,15 @@ class Flow:
     def hash_sinks(self, scope: Scope) -> list[Call]:
         """Calls that compute a digest: ``hashlib.*``, ``hmac.*`` (and methods of what they
         return), and the built-in ``hash()``."""
-        self.roles  # noqa: B018 (qualified names are filled with the roles)
         return [
             call for call in scope.calls
-            if (call.qualified or "").split(".")[0] in ("hashlib", "hmac") or self.is_builtin(call, "hash")
+            if (self.qualified(call) or "").split(".")[0] in ("hashlib", "hmac") or self.is_builtin(call, "hash")
         ]
+
+    def qualified(self, call: Call) -> str | None:
+        """What ``call`` calls, by its canonical name (``json.dumps``, ``a2a:Client.send_message``)."""
+        names = self.analysis.external_names(call)
+        return names[0] if names else None
 
     def feeds(self, producer: Call, sinks: list[Call]) -> Call | None:
         """The sink ``producer``'s result reaches: directly, or through assignments."""
@@ -470,25 +475,42 @@ class Flow:
         return None
 
     # -- submission: runs after the task was submitted --
-    def continuation(self, send: Call) -> bool:
+    def continuation(self, send: Call, at: Fact | None = None) -> bool:
         """The message ``send`` sends carries a task id: it continues a task the server
-        already created (A2A v1.0 §3.4.2), so whatever decides it runs after submission."""
-        for arg in send.arguments:
-            if _carries_task_id(self.analysis.values(send.scope), arg.value, send, 4):
-                return True
-        return False
+        already created (A2A v1.0 §3.4.2), so whatever decides it runs after submission.
+        ``at``: on the paths through that earlier point only (``if slot.get("ref"): ...
+        else: card = fetch()`` does not continue ``slot["ref"]`` where it is unset)."""
+        values = self.analysis.values(send.scope)
+        sources = [found for arg in send.arguments for found in _task_ids(values, arg.value, send, 4)]
+        if at is None or not sources:
+            return bool(sources)
+        unset = self._unset_at(at)
+        return any(not keys or not keys <= unset or _rebound(values, keys, at, send) for keys in sources)
 
-    def acts_on_task(self, call: Call) -> str | None:
+    def _unset_at(self, fact: Fact) -> set[str]:
+        """Keys that are false (unset, ``None``) wherever ``fact`` runs, by its guards."""
+        found: set[str] = set()
+        for test, holds in self.guards(fact):
+            shape, truth = test.shape, holds
+            while shape and shape[0] == "not":
+                shape, truth = shape[1], not truth
+            if shape and shape[0] == "key" and not truth:
+                found.add(shape[1])
+            elif shape and shape[0] == "cmp" and shape[3] == "None" and (shape[1] == "is") == truth:
+                found |= set(shape[2])
+        return found
+
+    def acts_on_task(self, call: Call, at: Fact | None = None) -> str | None:
         """What ``call`` does to a task that already exists: continues it, polls it,
         cancels it or subscribes to it (each needs a task the server created). Through a
         project function, only when the task is one it is handed (``link.cancel(job_id)``),
-        not one it submits itself."""
+        not one it submits itself. ``at``: an earlier point the question is asked for."""
         for role, what in (("send", "continues"), ("get-task", "polls"), ("cancel", "cancels"), ("subscribe", "subscribes to")):
             chain = self.chain(call, role)
             if not chain:
                 continue
             inner = chain[-1]
-            if role == "send" and not (self.continuation(inner) or self.continuation(call)):
+            if role == "send" and not (self.continuation(inner, at) if inner.scope is call.scope else self.continuation(inner) or self.continuation(call, at)):
                 continue
             if len(chain) > 1 and not self._handed_in(inner):
                 continue
@@ -532,7 +554,7 @@ class Flow:
                     return Anchor(send, label, is_send=True, scope=scope, live=later and continues)
         for call in scope.calls:  # ahead of a call on a task that exists: a continuation, a poll
             if call.order > fact.order and call is not fact and runs_before(fact, call):
-                what = self.acts_on_task(call)
+                what = self.acts_on_task(call, fact)
                 if what is not None and not self.task_made_after(call, fact):
                     return Anchor(call, f"{what} a task the server already created, after this", is_send=what == "continues", scope=scope, live=True)
         handler = self.task_handler(scope)
@@ -545,10 +567,6 @@ class Flow:
                 if upstream is not None:
                     via = ((caller, f"calls {scope.name}() after submission"), *upstream.via)
                     return Anchor(upstream.node, upstream.label, via, upstream.is_send, upstream.scope, upstream.live)
-            for caller in callers:
-                continues = self._continues_in_caller(caller)
-                if continues is not None:
-                    return Anchor(caller, continues, (), False, caller.scope, True)
         return handler
 
     def task_made_after(self, call: Call, fact: Fact) -> bool:
@@ -560,16 +578,6 @@ class Flow:
             atoms |= {a for a in self.analysis.resolve(values.receiver(call)) if a[0] in (TASK, STATUS)}
         tasks = [a for a in atoms if a[0] in (TASK, STATUS) and isinstance(a[1], Call)]
         return any(a[1].scope is call.scope and not runs_before(a[1], fact) for a in tasks)
-
-    def _continues_in_caller(self, caller: Call) -> str | None:
-        """A caller that hands a task id it got from a send back in (``take_turn(...,
-        task_id=task.id)``): the call continues that task."""
-        values = self.analysis.values(caller.scope)
-        for arg in caller.arguments:
-            atoms = self.analysis.resolve(values.expr(arg.value, caller))
-            if any(a[0] in (TASK, STATUS) for a in atoms):
-                return f"calls {caller.callee or caller.method}() with a task that was submitted"
-        return None
 
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
         bind = loop_bind(scope, frame)
@@ -904,8 +912,10 @@ class Flow:
         for caller in self.callers(fetch.scope):
             if self.yields_card(caller) and self.fetch_in_sight(caller) is caller:
                 continue  # the caller's own finding, at its call
+            about_the_task = any(self.chain(caller, role) for role in TASK_ROLES)  # a poll that re-reads the card
             for loop in caller.loops:
-                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not self.until_success(caller):
+                retry = not about_the_task and self.until_success(caller)
+                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not retry:
                     name = fetch.scope.name
                     return caller, f"calls {name}() on every iteration of a loop: each pass re-reads the card"
             found = self.reruns(caller, depth - 1) if not caller.loops else None
@@ -922,7 +932,7 @@ def loop_bind(scope: Scope, frame: Frame) -> Bind | None:
 def call_reads(call: Call) -> set[str]:
     """Keys a whole call expression reads: its arguments and those of calls in its
     receiver (``A2ACardResolver(http, url).get_agent_card()`` reads ``url``)."""
-    keys = set(call.args.keys)
+    keys = set(call.args.keys) | call.func_keys
     for other in call.scope.calls:
         if call.order < other.order <= call.end:
             keys |= other.args.keys
@@ -950,7 +960,7 @@ def _is_skills(atom: tuple) -> bool:
 def _expiry(test: Test) -> bool:
     words = {w for key in test.expr.keys for w in key.lower().replace(".", "_").split("_") if w}
     return bool(words & EXPIRY_WORDS) or any(
-        (call.qualified or call.callee or "").endswith(_CLOCKS) for call in test.expr.calls
+        (call.callee or "").endswith(_CLOCKS) for call in test.expr.calls
     )
 
 
@@ -968,23 +978,34 @@ def _kept_elsewhere(call: Call) -> bool:
     return any(any(c is call for c in other.args.calls) for other in call.scope.calls if other is not call)
 
 
-_TASK_ID_FIELDS = ("task_id", "taskid", "task")
-
-
-def _carries_task_id(values, expr: Expr, fact: Fact, hops: int) -> bool:
-    """Whether the value of ``expr`` (a message, a request, a body) carries a task id, as
-    a literal field (``Message(task_id=tid)``, ``{"taskId": tid}``) or a field set on it
-    afterwards (``message.task_id = tid``), following the binds it is made of."""
-    if any(expr.fields.get(name) for name in ("task_id",)):
-        return True
+def _task_ids(values, expr: Expr, fact: Fact, hops: int) -> list[frozenset[str]]:
+    """What the value of ``expr`` (a message, a request, a body) carries as its task id: a
+    literal field (``Message(task_id=tid)``, ``{"taskId": tid}``) or a field set on it
+    afterwards (``message.task_id = tid``), following the binds it is made of; each as the
+    keys the id is read from (empty when they are out of sight)."""
+    found: list[frozenset[str]] = []
+    for call in expr.calls:
+        given = call.keyword("task_id")
+        if given is not None and not given.none:
+            found.append(frozenset(given.value.reads) if not given.value.top else frozenset())
+    for slot, key in expr.slots.items():
+        if slot in ("taskId", "task_id"):
+            found.append(frozenset({key}))
+    if expr.fields.get("task_id") and not found:
+        found.append(frozenset())
     if hops <= 0:
-        return False
+        return found
     for key in expr.reads | {k for k in expr.keys if "." not in k}:
         for bind in values.below.get(key, ()):
             if any(t.split(".")[-1] == "task_id" for t in bind.targets) and not bind.value.placeholder and runs_before(bind, fact):
-                return True
-        binds, _ = values.reaching(key, fact)
-        for bind in binds:
-            if _carries_task_id(values, bind.value, bind, hops - 1):
-                return True
-    return False
+                found.append(frozenset(bind.value.reads) if not bind.value.top else frozenset())
+        for bind in values.reaching(key, fact)[0]:
+            found += _task_ids(values, bind.value, bind, hops - 1)
+    return found
+
+
+def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
+    """Some of ``keys`` is bound between ``start`` and ``end``."""
+    return any(
+        start.order < b.order < end.order for key in keys for b in (*values.binds_of.get(key, ()), *values.below.get(key, ()))
+    )

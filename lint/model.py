@@ -277,6 +277,8 @@ class Call(Fact):
     end: int = 0
     #: The call whose result the method is called on (``a.b(c).d(e)``: ``a.b(c)`` for ``d``).
     receiver_call: "Call | None" = None
+    #: Keys read in what is called (``self.steps[index].run``: ``self.steps``, ``index``).
+    func_keys: frozenset[str] = frozenset()
     awaited: bool = False
     #: Filled by the API model: what this call means (``send``, ``card-fetch``...).
     roles: set[str] = field(default_factory=set)
@@ -434,6 +436,9 @@ class ModuleModel:
     #: Filled by the API model.
     is_a2a: bool = False
     imports_sdk: bool = False
+    #: The module is part of a project's A2A code without being A2A code itself: it imports
+    #: such a module or is imported by one (a contract helper, a wrapper's caller).
+    in_project: bool = False
     api: Any = None
     #: The shared flow analysis, created on first use (see ``a2alint.flow.flow_of``).
     flow: Any = None
@@ -501,6 +506,9 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
         name = dotted(node.func)
         if name in ("any", "all"):
             return (name, expr_keys(node))
+        key = dotted(node)  # `slot.get("remote_ref")`: a field read
+        if key is not None and name and name.endswith(".get"):
+            return ("key", key)
         if id(node) in calls:
             return ("call", calls[id(node)])
     if kind is cst.Await and type(node.expression) is cst.Call and id(node.expression) in calls:
@@ -927,6 +935,8 @@ class ModelBuilder:
         method = func.attr.value if is_method else callee
         receiver = dotted(func.value) if is_method else None
         call = Call(node, self.scope, self.order, self.path(), callee=callee, method=method, receiver=receiver)
+        if type(func) is cst.Attribute and type(func.value) is not cst.Name:
+            call.func_keys = expr_keys(func.value)
         self.call_ids[id(node)] = len(self.scope.calls)
         self.scope.calls.append(call)
         self.open_calls[id(node)] = call

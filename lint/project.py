@@ -171,17 +171,21 @@ class ImportGraph:
                 graph.importers.setdefault(target, set()).add(path)
         return graph
 
-    def component(self, seeds: Iterable[Path]) -> set[Path]:
-        """The files connected to ``seeds``: what they import, what imports them, and so on,
-        both ways: the code that can hand A2A values to or take them from the seeds."""
+    def around(self, seeds: Iterable[Path], hops: int | None = None) -> set[Path]:
+        """The files within ``hops`` imports of ``seeds``, both ways (what they import, what
+        imports them; every connected file when ``hops`` is None): the code that can hand
+        A2A values to the seeds or take them from them."""
         found = set(seeds)
-        stack = list(found)
-        while stack:
-            path = stack.pop()
-            for other in (*self.imports.get(path, ()), *self.importers.get(path, ())):
-                if other not in found:
-                    found.add(other)
-                    stack.append(other)
+        frontier = list(found)
+        while frontier and (hops is None or hops > 0):
+            following = []
+            for path in frontier:
+                for other in (*self.imports.get(path, ()), *self.importers.get(path, ())):
+                    if other not in found:
+                        found.add(other)
+                        following.append(other)
+            frontier = following
+            hops = None if hops is None else hops - 1
         return found
 
 
@@ -205,7 +209,12 @@ class Project:
         self._load = load
         self._models: dict[Path, object | None] = {}
         self._entries: dict[int, ModuleFile] = {}  # id(model) -> its file
-        self._importers_loaded: set[Path] = set()
+        self._importers_loaded: set[tuple[Path, str]] = set()
+        #: Places facts of other modules: ``(model, fact) -> Related`` (set by the engine).
+        self.locator = None
+        #: Whether a file's text names something (``(path, name) -> bool``, set by the engine):
+        #: the modules a question must read are found without parsing the others.
+        self.mentions = None
 
     @classmethod
     def of(cls, model, path: Path | None = None) -> "Project":
@@ -223,6 +232,25 @@ class Project:
             entry = ModuleFile(Path(path).stem, path, path.name == "__init__.py")
         self._entries[id(model)] = entry
         model.name = entry.name
+
+    def replaced(self, model, path: Path) -> "Project":
+        """This project with ``model`` as the module at ``path`` (a fixed text, an edited buffer)."""
+        other = Project(self.index, self.graph, self._load)
+        other._models = dict(self._models)
+        other._entries = dict(self._entries)
+        other._importers_loaded = set(self._importers_loaded)
+        other.locator, other.mentions = self.locator, self.mentions
+        model.in_project = getattr(self._models.get(path.resolve()), "in_project", False)
+        other.add(model, path)
+        return other
+
+    def locate(self, model, fact) -> "object":
+        """Where ``fact`` (of ``model``, another module) is: a ``Related`` without a label."""
+        if self.locator is None:
+            from a2alint.diagnostics import Related
+
+            return Related(getattr(model, "path", "?"), 1, 1, "")
+        return self.locator(model, fact)
 
     def models(self) -> list:
         return [m for m in self._models.values() if m is not None]
@@ -250,13 +278,17 @@ class Project:
         model = self.model_at(found[0].path)
         return (model, found[1]) if model is not None else None
 
-    def importers(self, model) -> list:
-        """The modules that import ``model`` (loaded for the question), and ``model``."""
+    def importers(self, model, names: Iterable[str] = ()) -> list:
+        """Load the modules that import ``model`` and whose text names one of ``names``
+        (the callers a question looks for can only be there); the models loaded."""
         entry = self.entry(model)
         if entry is None:
-            return [model]
-        if entry.path not in self._importers_loaded:
-            self._importers_loaded.add(entry.path)
+            return self.models()
+        for name in names:
+            if (entry.path, name) in self._importers_loaded:
+                continue
+            self._importers_loaded.add((entry.path, name))
             for path in sorted(self.graph.importers.get(entry.path, ())):
-                self.model_at(path)
+                if self.mentions is None or self.mentions(path, name):
+                    self.model_at(path)
         return self.models()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import gc
+import hashlib
+import re
 import io
 import os
 import tokenize
@@ -30,7 +32,7 @@ from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.positions import Positions
 from a2alint.flow import Flow
-from a2alint.project import Project
+from a2alint.project import ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
 from a2alint.rule import Rule
 from a2alint.suppressions import SKIP_FILE, find_noqa
@@ -40,6 +42,14 @@ MAX_BYTES = 1024 * 1024
 MAX_FIX_PASSES = 10
 UNPARSABLE = "AC000"
 UNUSED_NOQA = "AC001"
+
+
+class _Refused(Exception):
+    """A file that cannot be parsed or modelled: its ``AC000`` diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__()
+        self.diagnostics = diagnostics
 
 
 @dataclass
@@ -53,6 +63,20 @@ class FileResult:
     encoding: str = "utf-8"
     data: bytes = b""
     fixes_applied: int = 0
+
+
+@dataclass
+class Prepared:
+    """A file read and parsed, waiting for the project to be checked against."""
+
+    result: FileResult
+    path: Path
+    settings: Settings
+    enabled: frozenset[str]
+    fix: str | None = None
+    text: str | None = None
+    nesting: Nesting | None = None
+    model: ModuleModel | None = None
 
 
 class Linter:
@@ -86,54 +110,112 @@ class Linter:
                 codes = frozenset(c for c in codes if not any(s == "ALL" or c.startswith(s) for s in ignored))
         return codes
 
-    # -- one file --
-    def check_bytes(
-        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None
-    ) -> FileResult:
-        """Lint ``data`` (the bytes of ``path``); ``fix`` is ``None``, ``"safe"`` or ``"unsafe"``."""
+    # -- one file, in two steps: read and parse, then check against the project --
+    def prepare(
+        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None, matters: bool = False
+    ) -> "Prepared":
+        """Read ``data`` (the bytes of ``path``) and parse it. What it settles (a file that
+        cannot be read, decoded or parsed, one the prefilter rules out unless it ``matters``
+        to the project's A2A code) is in the result; otherwise the model is ready to check."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
+        prepared = Prepared(result, path, settings, enabled, fix)
         if b"a2alint" in data and SKIP_FILE.search(data):  # the regex is slow; the word is rare
-            return result
+            return prepared
         if b"\x00" in data:
-            return self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
+            self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
+            return prepared
         if len(data) > MAX_BYTES:
             limit = f"{MAX_BYTES // 1024 // 1024} MiB"
-            return self._unparsable(result, enabled, 1, 1, f"file is too large to check (more than {limit}); exclude generated files")
+            self._unparsable(result, enabled, 1, 1, f"file is too large to check (more than {limit}); exclude generated files")
+            return prepared
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
             text = data.decode(encoding)
         except (SyntaxError, LookupError, UnicodeDecodeError) as error:
-            return self._unparsable(result, enabled, *_undecodable(data, error))
+            self._unparsable(result, enabled, *_undecodable(data, error))
+            return prepared
         result.encoding, result.original = encoding, text
-        if self.prefilter and not apimodel.may_matter(data, settings):
+        if self.prefilter and not matters and not apimodel.may_matter(data, settings):
             if UNUSED_NOQA in enabled and b"noqa" in data.lower():  # no finding here, so every a2alint noqa is unused
                 result.diagnostics = self._suppress([], find_noqa(text), display, enabled)
-            return result
+            return prepared
         nesting = Nesting.of(text)
         if nesting.refusal:
-            return self._unparsable(result, enabled, *nesting.refusal)
-        return nesting.run(self._lint_and_fix, result, text, settings, enabled, fix)
+            self._unparsable(result, enabled, *nesting.refusal)
+            return prepared
+        prepared.text, prepared.nesting = text, nesting
+        prepared.model = nesting.run(self._parse, prepared)
+        return prepared
 
-    def _lint_and_fix(self, result: FileResult, text: str, settings: Settings, enabled: frozenset[str], fix: str | None) -> FileResult:
-        """Lint (and fix) ``text``; a failure of the engine itself, outside any rule, is an
-        internal error for this file (or, from recursion, an ``AC000``), never a traceback."""
+    def _parse(self, prepared: "Prepared") -> ModuleModel | None:
+        """The model of the prepared text, or None with its ``AC000`` in the result."""
         try:
             with _collector_paused():
-                result.diagnostics, result.errors = self.lint_text(text, result.display, settings, enabled)
-                if fix and any(d.fix for d in result.diagnostics):
-                    self._fix(result, settings, enabled, unsafe=fix == "unsafe")
+                return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled)
+        except _Refused as refused:
+            prepared.result.diagnostics = refused.diagnostics
+        except Exception as error:  # the engine itself failed on this file: said, never a traceback
+            prepared.result.errors.append(self._internal_error(prepared.result.display, error))
+        return None
+
+    def _internal_error(self, display: str, error: Exception) -> str:
+        detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
+        return f"internal error on {display}: {detail}\n  please report this as a bug, with the file if you can share it"
+
+    def model_of(self, text: str, display: str, settings: Settings, enabled: frozenset[str]) -> ModuleModel:
+        """Parse ``text`` once into its model; a file that cannot be parsed or modelled is
+        refused with its ``AC000``."""
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            line, column, message = _syntax_error(text, error)
+            raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
+        except RecursionError:
+            raise _Refused(self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to parse").diagnostics) from None
+        except Exception as error:  # the native parser's other refusals
+            raise _Refused(self._unparsable(FileResult(display), enabled, 1, 1, f"cannot parse: {error}").diagnostics) from None
+        try:
+            model = build_model(module, display)
+            apimodel.annotate(model, settings.api)
+        except RecursionError:
+            raise _Refused(self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to analyse").diagnostics) from None
+        return model
+
+    def finish(self, prepared: "Prepared", analysis: Analysis) -> FileResult:
+        """Check the prepared model against the project ``analysis`` sees (and fix it)."""
+        if prepared.model is None or prepared.nesting is None:
+            return prepared.result
+        return prepared.nesting.run(self._finish, prepared, analysis)
+
+    def _finish(self, prepared: "Prepared", analysis: Analysis) -> FileResult:
+        """A failure of the engine itself, outside any rule, is an internal error for this
+        file (or, from recursion, an ``AC000``), never a traceback."""
+        result, settings, enabled = prepared.result, prepared.settings, prepared.enabled
+        try:
+            with _collector_paused():
+                result.diagnostics, result.errors = self.check_model(
+                    prepared.model, prepared.text or "", result.display, settings, enabled, analysis
+                )
+                if prepared.fix and any(d.fix for d in result.diagnostics):
+                    self._fix(result, prepared.path, settings, enabled, prepared.fix == "unsafe", analysis)
         except Exception as error:
             result.fixed, result.fixes_applied = None, 0  # all of the fixes or none of them
             if isinstance(error, RecursionError):
                 result.diagnostics, result.errors = [], []
                 return self._unparsable(result, enabled, 1, 1, "nested too deeply to analyse")
-            detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
-            result.errors.append(
-                f"internal error on {result.display}: {detail}\n"
-                "  please report this as a bug, with the file if you can share it"
-            )
+            result.errors.append(self._internal_error(result.display, error))
         return result
+
+    def check_bytes(
+        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None
+    ) -> FileResult:
+        """Lint ``data`` (the bytes of ``path``) on its own, as a project of one module;
+        ``fix`` is ``None``, ``"safe"`` or ``"unsafe"``."""
+        prepared = self.prepare(data, display, path, settings, fix)
+        if prepared.model is None:
+            return prepared.result
+        return self.finish(prepared, Analysis(Project.of(prepared.model, path), settings.api))
 
     def _unparsable(self, result: FileResult, enabled: frozenset[str], line: int, column: int, message: str) -> FileResult:
         if UNPARSABLE in enabled:
@@ -147,7 +229,7 @@ class Linter:
             suggestion=getattr(rule, "suggestion", None),
         )
 
-    def _fix(self, result: FileResult, settings: Settings, enabled: frozenset[str], unsafe: bool) -> None:
+    def _fix(self, result: FileResult, path: Path, settings: Settings, enabled: frozenset[str], unsafe: bool, analysis: Analysis) -> None:
         text = result.original or ""
         diagnostics = result.diagnostics
         for _ in range(MAX_FIX_PASSES):
@@ -159,37 +241,36 @@ class Linter:
                 break
             text = candidate
             result.fixes_applied += len(chosen)
-            diagnostics, result.errors = self.lint_text(text, result.display, settings, enabled)
+            diagnostics, result.errors = self.lint_text(text, result.display, settings, enabled, analysis, path)
         if text != result.original:
             result.fixed = text
             result.diagnostics = diagnostics
 
     # -- source text --
     def lint_text(
-        self, text: str, display: str, settings: Settings, enabled: frozenset[str]
+        self, text: str, display: str, settings: Settings, enabled: frozenset[str],
+        analysis: Analysis | None = None, path: Path | None = None,
     ) -> tuple[list[Diagnostic], list[str]]:
-        """Diagnostics for ``text`` after suppressions, and internal errors."""
+        """Diagnostics for ``text`` after suppressions, and internal errors: as the module at
+        ``path`` of the project ``analysis`` sees (with this text in place of its own), or alone."""
         try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError as error:
-            line, column, message = _syntax_error(text, error)
-            return self._unparsable(FileResult(display), enabled, line, column, message).diagnostics, []
-        except RecursionError:
-            return self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to parse").diagnostics, []
-        except Exception as error:  # the native parser's other refusals
-            return self._unparsable(FileResult(display), enabled, 1, 1, f"cannot parse: {error}").diagnostics, []
-        try:
-            model = build_model(module, display)
-            apimodel.annotate(model, settings.api)
-            if model.flow is None:
-                model.flow = Flow(model, Analysis(Project.of(model, Path(display)), settings.api))
-        except RecursionError:
-            return self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to analyse").diagnostics, []
+            model = self.model_of(text, display, settings, enabled)
+        except _Refused as refused:
+            return refused.diagnostics, []
+        path = path or Path(display)
+        project = analysis.project.replaced(model, path) if analysis is not None else Project.of(model, path)
+        return self.check_model(model, text, display, settings, enabled, Analysis(project, settings.api))
+
+    def check_model(
+        self, model: ModuleModel, text: str, display: str, settings: Settings, enabled: frozenset[str], analysis: Analysis
+    ) -> tuple[list[Diagnostic], list[str]]:
+        """Run the enabled rules on ``model`` with the project's flow analysis."""
+        model.flow = Flow(model, analysis)
         reports = []
         errors = []
         for code in sorted(enabled):
             rule_class = self.registry[code]
-            if rule_class.engine or (rule_class.requires_a2a and not model.is_a2a):
+            if rule_class.engine or (rule_class.requires_a2a and not (model.is_a2a or model.in_project)):
                 continue
             rule = rule_class(settings.rule_options.get(code))
             try:
@@ -370,13 +451,12 @@ def read_and_check(
     linter: Linter, display: str, path: Path, settings: Settings, fix: str | None = None, cache=None,
     data: bytes | None = None,
 ) -> FileResult:
-    """Check the file at ``path`` (whose bytes may already be read); an unreadable file is one ``AC000``."""
+    """Check the file at ``path`` on its own (whose bytes may already be read); an
+    unreadable file is one ``AC000``."""
     try:
         data = read_source(path) if data is None else data
     except OSError as error:
-        result = FileResult(display)
-        reason = error.strerror or type(error).__name__
-        return linter._unparsable(result, linter.enabled(settings, path), 1, 1, f"cannot read the file: {reason}")
+        return _unreadable(linter, display, path, settings, error)
     key = None
     if cache is not None and fix is None and (not linter.prefilter or apimodel.may_matter(data, settings)):
         key = cache.key(data, display, settings.fingerprint(linter.enabled(settings, path)))
@@ -389,29 +469,17 @@ def read_and_check(
     return result
 
 
+def _unreadable(linter: Linter, display: str, path: Path, settings: Settings, error: OSError) -> FileResult:
+    reason = error.strerror or type(error).__name__
+    return linter._unparsable(FileResult(display), linter.enabled(settings, path), 1, 1, f"cannot read the file: {reason}")
+
+
 class WorkerDied(Exception):
     """A process of the pool died while checking (out of memory, a crash in native code)."""
 
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
 MIN_FILES_PER_POOL = 24
-_worker_linter: Linter | None = None
-
-
-def _start_worker(report_unused_noqa: bool, prefilter: bool, verbose: bool) -> None:
-    global _worker_linter
-    from a2alint.registry import load_rules
-
-    _worker_linter = Linter(load_rules(), report_unused_noqa=report_unused_noqa, prefilter=prefilter, verbose=verbose)
-
-
-def _check_in_worker(job: tuple) -> FileResult:
-    display, path, settings, fix, cache = job
-    assert _worker_linter is not None
-    result = read_and_check(_worker_linter, display, path, settings, fix, cache)
-    if fix is None:  # the text is only needed to write fixes: do not ship it back
-        result.data, result.original = b"", None
-    return result
 
 
 def available_cpus() -> int:
@@ -421,48 +489,305 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+#: How far from A2A code (in imports, either way) a module is read at all.
+READ_HOPS = 2
+#: ``def name`` / ``class Name`` in a file's bytes.
+_DEFINED = re.compile(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_HASHES = re.compile(rb"\bhashlib\b|\bhmac\b|\bhash\(")
+
+
+class ProjectRun:
+    """One run over a project: the files to report on and the rest of the project, read
+    once; the A2A code among them (what the prefilter keeps, and what imports it or is
+    imported by it) parsed once and checked against all of it.
+
+    Files that cannot matter are settled on their bytes. A module that is not reported on
+    is read only when a question reaches it: from the cache, else parsed."""
+
+    def __init__(
+        self, linter: Linter, files: list[tuple[str, Path, Settings]], context=(), fix: str | None = None, cache=None
+    ) -> None:
+        self.linter, self.files, self.fix, self.cache = linter, files, fix, cache
+        self.entries: dict[Path, tuple[str, Path, Settings]] = {}
+        for item in (*files, *context):
+            self.entries.setdefault(item[1].resolve(), item)
+        self.data: dict[Path, bytes | None] = {}
+        self.errors: dict[Path, OSError] = {}
+        for resolved, (_, path, _settings) in self.entries.items():
+            try:
+                self.data[resolved] = read_source(path)
+            except OSError as error:
+                self.data[resolved], self.errors[resolved] = None, error
+        seeds = [
+            p for p, (_, _, settings) in self.entries.items()
+            if self.data[p] is not None and (not linter.prefilter or apimodel.may_matter(self.data[p], settings))
+        ]
+        self.index: ModuleIndex | None = None
+        self.graph = ImportGraph()
+        self.component: set[Path] = set()
+        self.checked: set[Path] = set()
+        if seeds:
+            root = Path(os.path.commonpath([str(p.parent) for p in self.entries]))
+            self.index = ModuleIndex(root, self.entries)
+            self.graph = ImportGraph.scan(self.index, self.data.get)
+            #: What is checked as part of the project's A2A code: the A2A modules and the
+            #: modules next to them that can take part (a contract helper they import, a
+            #: wrapper's callers)...
+            self.checked = self._neighbours(seeds)
+            #: ... and what a question may read beyond them: a module farther than this from
+            #: A2A code (a framework's own internals) is opaque, never parsed for a summary.
+            self.component = self.graph.around(seeds, READ_HOPS)
+        digest = hashlib.sha256()
+        for path in sorted(self.component):
+            digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(self.data[path] or b"").digest())
+        self.depends = digest.hexdigest()
+        self.project = Project(self.index, self.graph, self._load)
+        self.project.locator = self._locate
+        self.project.mentions = self._mentions
+        self.prepared: dict[Path, Prepared] = {}
+        self._texts: dict[Path, str] = {}
+        self._live: dict[Path, ModuleModel | None] = {}
+        self._analyses: dict[tuple, Analysis] = {}
+
+    def _neighbours(self, seeds: list[Path]) -> set[Path]:
+        """The A2A modules, and the modules next to them whose text can take part: an
+        importer that names a function or class they define, a module they import that
+        hashes (a contract helper) or names one."""
+        defined: set[bytes] = set()
+        for seed in seeds:
+            defined.update(n for n in _DEFINED.findall(self.data[seed] or b"") if not n.startswith(b"__"))
+        names = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n) for n in sorted(defined))) if defined else None
+        found = set(seeds)
+        for seed in seeds:
+            for path in self.graph.importers.get(seed, ()):
+                if names is not None and names.search(self.data.get(path) or b""):
+                    found.add(path)
+            for path in self.graph.imports.get(seed, ()):
+                data = self.data.get(path) or b""
+                if _HASHES.search(data) or (names is not None and names.search(data)):
+                    found.add(path)
+        return found
+
+    # -- the files --
+    def _key(self, path: Path) -> str | None:
+        if self.cache is None or self.data.get(path) is None:
+            return None
+        display, _, settings = self.entries[path]
+        return self.cache.key(self.data[path], display, settings.fingerprint(self.linter.enabled(settings, path)))
+
+    def prepare(self, path: Path) -> Prepared:
+        """Read and parse one module of the project's A2A code."""
+        found = self.prepared.get(path)
+        if found is None:
+            display, real, settings = self.entries[path]
+            found = self.prepared[path] = self.linter.prepare(self.data[path] or b"", display, real, settings, self.fix, matters=True)
+            if found.model is not None:
+                found.model.in_project = not found.model.is_a2a
+                self._texts[path] = found.text or ""
+                self._live[path] = found.model
+                self.project.add(found.model, path)
+                key = self._key(path)
+                if key is not None:
+                    self.cache.put_facts(key, found.model)
+        return found
+
+    def _load(self, path: Path) -> ModuleModel | None:
+        """A module a question reaches: its facts from the cache, else parsed."""
+        if path not in self.entries or path not in self.component:
+            return None
+        if path in self.prepared:
+            return self.prepared[path].model
+        key = self._key(path)
+        model = self.cache.get_facts(key) if key is not None else None
+        if model is not None:
+            model.in_project = not model.is_a2a
+            return model
+        return self.prepare(path).model
+
+    def analysis(self, settings: Settings) -> Analysis:
+        """The project's one value analysis (one per declared API, which it depends on)."""
+        key = tuple(sorted((role, tuple(names)) for role, names in settings.api.items()))
+        found = self._analyses.get(key)
+        if found is None:
+            found = self._analyses[key] = Analysis(self.project, settings.api)
+        return found
+
+    def _mentions(self, path: Path, name: str) -> bool:
+        data = self.data.get(path)
+        return data is not None and re.search(rb"\b%s\b" % re.escape(name.encode()), data) is not None
+
+    # -- places in other modules --
+    def _locate(self, model: ModuleModel, fact) -> Related:
+        """Where a fact of another module is, for a note: that module parsed if it is not."""
+        entry = self.project.entry(model)
+        path = entry.path if entry is not None else Path(model.path)
+        display = self.entries.get(path, (model.path,))[0]
+        live = self._live.get(path)
+        if live is None and path not in self._live:
+            prepared = self.linter.prepare(self.data.get(path) or b"", display, path, self.entries[path][2], matters=True) if path in self.entries else None
+            live = self._live[path] = prepared.model if prepared is not None else None
+            if prepared is not None and prepared.text is not None:
+                self._texts[path] = prepared.text
+        node = _same_fact(model, live, fact) if live is not None else None
+        if node is None:
+            return Related(display, 1, 1, "")
+        start = Positions(live, self._texts[path]).get([node])[node].start
+        return Related(display, start.line, start.column + 1, "")
+
+    # -- checking --
+    def settled(self, index: int) -> FileResult | None:
+        """The result of ``files[index]`` without parsing it, where that can be had."""
+        display, path, settings = self.files[index]
+        resolved = path.resolve()
+        if resolved in self.errors:
+            return _unreadable(self.linter, display, path, settings, self.errors[resolved])
+        if resolved not in self.checked:
+            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.data[resolved])
+        key = self._key(resolved) if self.fix is None else None
+        if key is not None:
+            cached = self.cache.get(key, self.depends)
+            if cached is not None:
+                return FileResult(display, cached, data=self.data[resolved] or b"")
+        return None
+
+    def check(self, index: int) -> FileResult:
+        display, path, settings = self.files[index]
+        resolved = path.resolve()
+        prepared = self.prepare(resolved)
+        result = self.linter.finish(prepared, self.analysis(settings))
+        key = self._key(resolved) if self.fix is None else None
+        if key is not None and not result.errors:
+            self.cache.put(key, result.diagnostics, self.depends)
+        return result
+
+
+def _same_fact(model: ModuleModel, live: ModuleModel, fact) -> cst.CSTNode | None:
+    """The node of ``live`` (the same file, parsed) that ``fact`` of ``model`` stands for."""
+    if model is live:
+        return getattr(fact, "node", None)
+    scope = getattr(fact, "scope", None)
+    if scope is None:  # a parameter
+        for mine, theirs in zip(model.scopes, live.scopes):
+            for p, q in zip(mine.params, theirs.params):
+                if p is fact:
+                    return q.node
+        return None
+    other = live.scopes[scope.index] if scope.index < len(live.scopes) else None
+    if other is None:
+        return None
+    for name in ("calls", "binds", "tests", "exits", "guards"):
+        facts = getattr(scope, name)
+        for position, candidate in enumerate(facts):
+            if candidate is fact:
+                counterpart = getattr(other, name)
+                return counterpart[position].node if position < len(counterpart) else None
+    return None
+
+
 def check_files(
     linter: Linter,
     files: list[tuple[str, Path, Settings]],
     fix: str | None = None,
     cache=None,
     jobs: int = 0,
+    context: list[tuple[str, Path, Settings]] | tuple = (),
 ) -> list[FileResult]:
-    """Check ``files`` (display path, path, settings); results in the same order.
+    """Check ``files`` (display path, path, settings) as one project with ``context``
+    (the rest of its files); results in the same order.
 
-    Files the prefilter rules out are settled here, on their bytes: in a large tree
-    that is most of them, and ruling one out costs less than shipping it to a worker.
-    The rest go to a process pool when there are enough of them and more than one job;
-    a pre-commit run on a few files stays in this process."""
-    results: list[FileResult | None] = [None] * len(files)
-    pending = []
-    for index, (display, path, settings) in enumerate(files):
-        try:
-            data = read_source(path)
-        except OSError:
-            data = None
-        if data is None or (linter.prefilter and not apimodel.may_matter(data, settings)):
-            results[index] = read_and_check(linter, display, path, settings, fix, cache, data)
+    Files that cannot matter are settled on their bytes: in a large tree that is most of
+    them. The project's A2A code is checked in this process, or, when there is enough of
+    it and more than one job, in a pool of processes that each parse a share of it and
+    check that share against the facts of all of it."""
+    with _collector_paused():  # the project's models live for the whole run: nothing to collect
+        run = ProjectRun(linter, files, context, fix, cache)
+        results: list[FileResult | None] = [run.settled(i) for i in range(len(files))]
+        pending = [i for i, r in enumerate(results) if r is None]
+        jobs = jobs or available_cpus()
+        if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
+            for i in pending:
+                results[i] = run.check(i)
         else:
-            pending.append(index)
-    jobs = jobs or available_cpus()
-    if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
-        for index in pending:
-            results[index] = read_and_check(linter, *files[index], fix, cache)
-    else:
-        # Imported here: a run that needs no pool (a pre-commit hook's) does not pay for it.
-        from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
-
-        options = (linter.report_unused_noqa, linter.prefilter, linter.verbose)
-        work = [(*files[index], fix, cache) for index in pending]
-        try:
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=options) as pool:
-                chunk = max(1, len(work) // (jobs * 8))
-                for index, result in zip(pending, pool.map(_check_in_worker, work, chunksize=chunk)):
-                    results[index] = result
-        except BrokenProcessPool as error:
-            raise WorkerDied from error
+            for i, result in _check_in_pool(run, pending, jobs):
+                results[i] = result
     return results  # type: ignore[return-value]
+
+
+def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple[int, FileResult]]:
+    """Check ``pending`` in ``jobs`` forked processes that keep what they parsed: each parses
+    its share, the facts of every share go to every process, each checks its share."""
+    import multiprocessing
+    import pickle
+
+    shares: list[list[int]] = [[] for _ in range(jobs)]
+    loads = [0] * jobs
+    for i in sorted(pending, key=lambda i: -len(run.data[run.files[i][1].resolve()] or b"")):
+        least = loads.index(min(loads))
+        shares[least].append(i)
+        loads[least] += len(run.data[run.files[i][1].resolve()] or b"")
+    context = multiprocessing.get_context("fork")
+    workers = []
+    for share in shares:
+        if not share:
+            continue
+        parent, child = context.Pipe()
+        process = context.Process(target=_pool_worker, args=(run, share, child), daemon=True)
+        process.start()
+        child.close()
+        workers.append((process, parent, share))
+    try:
+        facts: dict[str, bytes] = {}
+        for process, connection, _ in workers:
+            facts.update(_receive(connection, process))
+        for _, connection, _ in workers:
+            connection.send(facts)
+        found: list[tuple[int, FileResult]] = []
+        for process, connection, _ in workers:
+            found += pickle.loads(_receive(connection, process))
+        return found
+    finally:
+        for process, connection, _ in workers:
+            connection.close()
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+
+
+def _receive(connection, process):
+    try:
+        return connection.recv()
+    except (EOFError, OSError) as error:
+        raise WorkerDied from error
+
+
+def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
+    """A pool process: parse the share, send its facts, take every share's, check the share."""
+    import pickle
+
+    try:
+        mine = {}
+        for i in share:
+            path = run.files[i][1].resolve()
+            prepared = run.prepare(path)
+            if prepared.model is not None:
+                mine[str(path)] = pickle.dumps(prepared.model, protocol=pickle.HIGHEST_PROTOCOL)
+        connection.send(mine)
+        facts = connection.recv()
+        for name, payload in facts.items():
+            path = Path(name)
+            if path not in run.prepared:
+                model = pickle.loads(payload)
+                model.in_project = not model.is_a2a
+                run.project.add(model, path)
+        results = []
+        for i in share:
+            result = run.check(i)
+            if run.fix is None:  # the text is only needed to write fixes: do not ship it back
+                result.data, result.original = b"", None
+            results.append((i, result))
+        connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        connection.close()
 
 
 def lint_source(

@@ -6,8 +6,9 @@ card fetch returned, what ``AgentCard(...)`` built, what a parameter annotated
 summary says so, or what was stored into an attribute or a container such a value
 went into. Each key of each function has a set of *atoms* at each point:
 
-- ``("card", origin)``: a whole card; ``("skills" | "contract" | "data", origin)``: a
-  value derived from its skills, its contract fields or the rest of it;
+- ``("card", origin)``: a whole card; ``("skills" | "capability" | "contract" | "data",
+  origin)``: a value derived from its skills, its other capability fields, its contract
+  fields or the rest of it;
 - ``("client", origin)``: an A2A client made from that card (or connected by URL);
 - ``("task", send)`` a task, response or task id a send returned; ``("status", call)``
   what the task's own status channel said (``get_task``, a status stream);
@@ -55,8 +56,8 @@ from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Expr, Fact, 
 
 # --- atoms ---------------------------------------------------------------------------------
 
-CARD, SKILLS, CONTRACT, DATA = "card", "skills", "contract", "data"
-CARD_KINDS = frozenset({CARD, SKILLS, CONTRACT, DATA})
+CARD, SKILLS, CAPABILITY, CONTRACT, DATA = "card", "skills", "capability", "contract", "data"
+CARD_KINDS = frozenset({CARD, SKILLS, CAPABILITY, CONTRACT, DATA})
 CLIENT, TASK, STATUS, DIGEST = "client", "task", "status", "digest"
 URL, RPC, REST, BODY_ROLE, STATE, TYPE, FUNC = "url", "rpc", "rest", "rpc-body", "state", "type", "func"
 PARAM, ATTR, GLOBAL = "param", "attr", "global"
@@ -113,10 +114,12 @@ def project_field(atom: tuple, name: str) -> tuple | None:
     if kind == CARD:
         if name == "skills":
             return (SKILLS, atom[1])
+        if name in CAPABILITY_FIELDS:
+            return (CAPABILITY, atom[1])
         if name in CONTRACT_FIELDS:
             return (CONTRACT, atom[1])
         return (DATA, atom[1])
-    if kind in (SKILLS, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, RPC, REST, BODY_ROLE, STATE):
+    if kind in (SKILLS, CAPABILITY, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, RPC, REST, BODY_ROLE, STATE):
         return atom
     if kind == CLIENT:
         return (CARD, atom[1]) if name in CLIENT_CARD_FIELDS else None
@@ -146,7 +149,7 @@ def derive(atom: tuple) -> tuple | None:
     kind = atom[0]
     if kind in (CARD, CLIENT):
         return (DATA, atom[1])
-    if kind in (SKILLS, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, REST, STATE):
+    if kind in (SKILLS, CAPABILITY, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, REST, STATE):
         return atom
     if kind in SYMBOLIC:
         return atom if kind == DERIVED else (DERIVED, atom)
@@ -291,7 +294,10 @@ class ScopeValues:
             if bind.direct is not None:  # `doc, digest = load(url)`
                 target = self.analysis.project_function(bind.direct)
                 if target is not None:
-                    return self.analysis.instantiate_element(self, bind.direct, target, position, len(targets))
+                    atoms = self.analysis.instantiate_element(self, bind.direct, target, position, len(targets))
+                    if any(a[0] == TASK for a in atoms):  # the task it submits, as this call's
+                        atoms |= {(TASK, bind.direct)}
+                    return atoms
         return self.bind(bind)
 
     def entry(self, key: str, fact: Fact | None) -> frozenset:
@@ -437,16 +443,24 @@ class Analysis:
         self._params: dict[tuple, frozenset] = {}
         self._attrs: dict[tuple, frozenset] = {}
         self._globals: dict[tuple, frozenset] = {}
-        self._callers: dict[int, list[Call]] | None = None
-        self._callers_seen: set[int] = set()
         self._resolving: set = set()
         self._class_of: dict[int, ClassFacts] = {}
         self._bound: dict[int, frozenset[str]] = {}
+        self._built: _Index | None = None
+        self._symbols: dict[tuple, Target | None] = {}
+        self._resolved: dict[tuple, frozenset] = {}
         self._effects: dict[tuple, list] = {}
         self._elements: dict[tuple, frozenset] = {}
         self._registrations: dict[int, Call | None] = {}
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
+
+    # -- what the loaded modules hold, by name (rebuilt when more modules are loaded) --
+    def _index(self) -> "_Index":
+        if self._built is None:
+            self._built = _Index()
+        self._built.update(self.project.models())
+        return self._built
 
     # -- where things live --
     def model_of(self, scope: Scope) -> ModuleModel:
@@ -510,15 +524,20 @@ class Analysis:
         return found
 
     def subclasses(self, cls: ClassFacts) -> list[ClassFacts]:
-        return [
-            other for model in self.project.models() for other in model.classes.values()
-            if other is not cls and cls in self.bases(other)
-        ]
+        return [other for other in self._index().by_base.get(cls.name, ()) if other is not cls and cls in self.bases(other)]
 
     # -- names --
     def symbol(self, model: ModuleModel, text: str, scope: Scope | None = None, depth: int = 0) -> Target | None:
         """What a dotted name means at module level: a function or class of this module or
         of another project module it imports, or an external name."""
+        memo = (id(model), text)
+        if memo in self._symbols:
+            return self._symbols[memo]
+        self._symbols[memo] = None  # an import cycle: nothing, until it is known
+        found = self._symbols[memo] = self._symbol(model, text, depth)
+        return found
+
+    def _symbol(self, model: ModuleModel, text: str, depth: int) -> Target | None:
         parts = text.split(".")
         for end in range(len(parts), 0, -1):
             head = ".".join(parts[:end])
@@ -539,7 +558,7 @@ class Analysis:
                     name = ".".join([remainder, *rest] if remainder else rest)
                     if not name:
                         return Target(model=other)
-                    return self.symbol(other, name, None, depth + 1)
+                    return self.symbol(other, name, None, depth + 1) if depth < 8 else None
                 return Target(external=canonical(".".join([target.lstrip("."), *rest])))
         return None
 
@@ -557,6 +576,8 @@ class Analysis:
         an enclosing function's local, a module global, a function, a class, an import."""
         scope = values.scope
         param = values.params.get(name)
+        if param is None and name in values.locals and scope.is_function:
+            return frozenset()  # a local not bound yet where it is read
         if param is not None:
             if param.index == 0 and scope.class_name and "staticmethod" not in scope.decorators:
                 cls = self.class_of(scope)
@@ -632,19 +653,35 @@ class Analysis:
         return symbol.external
 
     # -- symbolic atoms made concrete --
-    def resolve(self, atoms: Iterable[tuple], local: bool = False, depth: int = CALLER_DEPTH) -> frozenset:
+    def resolve(self, atoms: Iterable[tuple], local: bool | str = False, depth: int = CALLER_DEPTH) -> frozenset:
         """``atoms`` with what is symbolic replaced by what it stands for. ``local``: a
         parameter stands for what its annotation or its name says, never for what its
-        callers pass (what a call *is* does not depend on who calls its function)."""
+        callers pass (what a call *is* does not depend on who calls its function);
+        ``"own"``: the same, but what the object holds comes from wherever it was stored
+        (what a function and its object make, without what its callers hand it)."""
+        if isinstance(atoms, frozenset):
+            if not any(a[0] in SYMBOLIC for a in atoms):
+                return atoms
+            memo = (atoms, local, depth)
+            known = self._resolved.get(memo)
+            if known is not None:
+                return known
+            result = self._resolve(atoms, local, depth)
+            if not self._resolving:  # not inside a cycle's guard: final
+                self._resolved[memo] = result
+            return result
+        return self._resolve(atoms, local, depth)
+
+    def _resolve(self, atoms: Iterable[tuple], local: bool | str, depth: int) -> frozenset:
         found: set[tuple] = set()
         for atom in atoms:
             kind = atom[0]
             if kind not in SYMBOLIC:
                 found.add(atom)
             elif kind == PARAM:
-                found |= project_path(self.param_atoms(atom[1], local, depth), atom[2])
+                found |= project_path(self.param_atoms(atom[1], local is not False, depth), atom[2])
             elif kind == ATTR:
-                found |= project_path(self.attr_atoms(atom[1], atom[2], local, depth), atom[3])
+                found |= project_path(self.attr_atoms(atom[1], atom[2], local is True, depth), atom[3])
             elif kind == GLOBAL:
                 found |= project_path(self.global_atoms(atom[1], atom[2]), atom[3])
             elif kind == DERIVED:
@@ -713,11 +750,7 @@ class Analysis:
         return params[0] if params else None
 
     def scope_of_param(self, param: Param) -> Scope | None:
-        for model in self.project.models():
-            for scope in model.scopes:
-                if any(p is param for p in scope.params):
-                    return scope
-        return None
+        return self._index().scope_of_param.get(id(param))
 
     def given(self, call: Call, scope: Scope, param: Param, caller: ScopeValues) -> frozenset:
         """What ``call`` (which runs ``scope``) passes for ``param``, in the caller's terms."""
@@ -787,16 +820,10 @@ class Analysis:
 
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
         """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
-        for model in self.project.models():
-            for scope in model.scopes:
-                for bind in scope.binds:
-                    for target in bind.targets:
-                        owner, _, attribute = target.rpartition(".")
-                        if attribute != name or not owner or owner == "self":
-                            continue
-                        values = self.values(scope)
-                        if any(a[0] == TYPE and a[1] is cls for a in values.at(owner, bind)):
-                            yield values, bind
+        for bind, owner in self._index().stores.get(name, ()):
+            values = self.values(bind.scope)
+            if any(a[0] == TYPE and a[1] is cls for a in values.at(owner, bind)):
+                yield values, bind
 
     def global_atoms(self, model: ModuleModel, name: str) -> frozenset:
         """What a module-level name holds: its module-level binds and the stores into it
@@ -1082,6 +1109,8 @@ class Analysis:
         if roles & {"send", "get-task", "subscribe", "cancel"}:  # what the task's channel answers
             atoms.add((TASK if "send" in roles else STATUS, call))
             return frozenset(atoms)
+        if wire is not None:  # a response: nothing of what was sent comes back in it
+            return frozenset(atoms)
         if project is not None and project.function is not None:
             atoms |= self.instantiate_returns(values, call, project)
             if self.chain(call, "send"):  # a task submitted through a wrapper or a transport
@@ -1124,7 +1153,7 @@ class Analysis:
                 return {(CARD, call), (TYPE, returned)}
             return {(TYPE, returned), *self._clients_of(values, call)}
         if CARD_BUILDERS.search(name) or (last == "ParseDict" and any("AgentCard" in a.value.keys for a in call.arguments)):
-            return {(CARD, call)}
+            return {(CARD, call), *derived(values.arguments(call))}  # a card built from what was read
         if name.split(".")[0] in ("hashlib", "hmac"):
             inner = set(values.arguments(call)) | set(values.receiver(call))
             found = {(TYPE, name)} if last[:1].islower() and "." not in name.split(".", 1)[-1] else set()
@@ -1136,10 +1165,11 @@ class Analysis:
                 elif atom[0] in SYMBOLIC:
                     found.add((HASH, call, atom))
             return found
-        if last in ("TaskState",) or name.endswith("TaskState"):
-            return {(STATE, "?")}
-        if last in _KEEPING or last in ("cast",):
-            return set(values.arguments(call))
+        if last in ("TaskState",) or name.endswith("TaskState"):  # `TaskState(observed)`: what it is made from
+            return {(STATE, "?"), *(a for a in values.arguments(call) if a[0] in (TASK, STATUS) or a[0] in SYMBOLIC)}
+        if last in _KEEPING:  # `d.get(k)` holds what `d` holds; `sorted(xs)` what `xs` holds
+            held = values.receiver(call) if (call.receiver or call.receiver_call) else values.arguments(call)
+            return {a for a in held if a[0] not in (TYPE, FUNC)}
         if last[:1].isupper():  # an SDK type: a request or message carries what it is given
             given = values.arguments(call)
             carried = {a for a in given if a[0] in CARRIED} | {(CARRY, a) for a in given if a[0] in SYMBOLIC}
@@ -1296,31 +1326,20 @@ class Analysis:
     def callers(self, scope: Scope) -> list[Call]:
         """The calls, anywhere in the project, that run ``scope``."""
         model = self.model_of(scope)
-        if id(model) not in self._callers_seen:
-            self._callers_seen.add(id(model))
-            before = len(self.project.models())
-            self.project.importers(model)
-            if len(self.project.models()) != before:
-                self._callers = None
-                for candidate in self.project.models():
-                    self._models[id(candidate.scopes[0])] = candidate
-        if self._callers is None:
-            by_name: dict[str, list[Call]] = {}
-            for candidate in self.project.models():
-                for other in candidate.scopes:
-                    for call in other.calls:
-                        name = call.method if call.receiver or call.receiver_call else call.callee
-                        if name:
-                            by_name.setdefault(name, []).append(call)
-            self._callers = by_name  # type: ignore[assignment]
         names = [scope.name]
         if scope.name == "__init__":
             cls = self.class_of(scope)
             names = [cls.name] if cls is not None else []
             names += ["cls", "super", "__init__"]
+        before = len(self.project.models())
+        self.project.importers(model, names)
+        if len(self.project.models()) != before:
+            for candidate in self.project.models():
+                self._models[id(candidate.scopes[0])] = candidate
+        by_name = self._index().calls
         found = []
         for name in names:
-            for call in self._callers.get(name, ()):  # type: ignore[union-attr]
+            for call in by_name.get(name, ()):
                 if any(t.function is scope for t in self.targets(call)):
                     found.append(call)
         return found
@@ -1333,23 +1352,60 @@ class Analysis:
         self._registrations[id(scope)] = None
         found = None
         if scope.is_function:
-            for model in self.project.models():
-                for call in (c for s in model.scopes for c in s.calls):
-                    if scope.name not in call.args.names and f"self.{scope.name}" not in call.args.keys:
-                        continue
-                    consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
-                        a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments
-                    )
-                    if not (consumer or self.roles(call) & {"send", "subscribe"}):
-                        continue
-                    values = self.values(call.scope)
-                    if any(a[0] == FUNC and a[1] is scope for a in self.resolve(values.arguments(call), local=True)):
-                        found = call
-                        break
-                if found is not None:
+            for call in self._index().passed.get(scope.name, ()):
+                consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
+                    a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments
+                )
+                if not (consumer or self.roles(call) & {"send", "subscribe"}):
+                    continue
+                values = self.values(call.scope)
+                if any(a[0] == FUNC and a[1] is scope for a in self.resolve(values.arguments(call), local=True)):
+                    found = call
                     break
         self._registrations[id(scope)] = found
         return found
+
+
+class _Index:
+    """The loaded modules' calls, stores and classes, by the names a question starts from;
+    a module is added once, when it is first loaded."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, list[Call]] = {}  # called name -> calls
+        self.passed: dict[str, list[Call]] = {}  # a name passed as an argument -> calls
+        self.stores: dict[str, list[tuple[Bind, str]]] = {}  # attribute -> (bind, owner) of `owner.attribute = ...`
+        self.by_base: dict[str, list[ClassFacts]] = {}  # base class name -> classes
+        self.scope_of_param: dict[int, Scope] = {}
+        self._added: set[int] = set()
+        self._size = 0
+
+    def update(self, models: list[ModuleModel]) -> None:
+        if len(models) == self._size:
+            return
+        self._size = len(models)
+        for model in models:
+            if id(model) not in self._added:
+                self._added.add(id(model))
+                self._add(model)
+
+    def _add(self, model: ModuleModel) -> None:
+        for cls in model.classes.values():
+            for base in cls.bases:
+                self.by_base.setdefault(base.rsplit(".", 1)[-1], []).append(cls)
+        for scope in model.scopes:
+            for call in scope.calls:
+                name = call.method if call.receiver or call.receiver_call else call.callee
+                if name:
+                    self.calls.setdefault(name, []).append(call)
+                for passed in call.args.names | {k.split(".", 1)[1] for k in call.args.keys if k.startswith("self.") and k.count(".") == 1}:
+                    self.passed.setdefault(passed, []).append(call)
+            for bind in scope.binds:
+                for target in bind.targets:
+                    owner, _, attribute = target.rpartition(".")
+                    if owner and owner != "self":
+                        self.stores.setdefault(attribute, []).append((bind, owner))
+            for param in scope.params:
+                self.scope_of_param[id(param)] = scope
 
 
 def _symbolic(wire: Wire) -> bool:

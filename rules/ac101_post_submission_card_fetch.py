@@ -254,9 +254,9 @@ async def delegate(client, message, url):
             if not (client or passed):
                 continue
             label = f"a client built from {card} now drives the task" if client else f"{card} is passed to this call"
-            what = flow.acts_on_task(call)
+            what = flow.acts_on_task(call, fetch)
             anchor = None
-            if what is not None:
+            if what is not None and not flow.task_made_after(call, fetch):
                 anchor = Anchor(call, f"{what} a task the server already created", is_send=what == "continues", scope=scope, live=True)
             return call, label, anchor
         for bind in scope.binds:

@@ -178,11 +178,9 @@ def submit(url, params):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            if flow.contract_capture(scope) is not None:
-                continue
             for call in scope.calls:
                 chain = self._sends(flow, call)
-                if not chain or self._carries_digest(flow, call):
+                if not chain or self._carries_digest(flow, call) or flow.contract_capture(scope) is not None:
                     continue
                 notes, card, where = self._card_notes(flow, scope, call)
                 if len(chain) > 1:
@@ -216,21 +214,27 @@ def submit(url, params):
         chain = flow.chain(call, "send")
         if not chain:
             return []
-        for step in chain[1:]:
-            if not _passes_on(flow, step) or flow.contract_capture(step.scope) is not None:
+        carried = None  # the parameters of the function below that take the message
+        for step in reversed(chain):
+            given = _message_params(flow, step, carried)
+            if step is not call and not given:
+                return []  # the function of this step builds the message: judged there
+            if step is not call and flow.contract_capture(step.scope) is not None:
                 return []
-            if MissingContractCapture._carries_digest(flow, step):
-                return []
-        if _passes_on(flow, call) and (flow.callers(call.scope) or api_named(call.scope)):
-            return []  # its callers are judged (or, named like the API, it implements the call)
+            if step is not call and MissingContractCapture._carries_digest(flow, step, local=True):
+                return []  # a wrapper on the way attaches a digest of its own
+            carried = given
+        if carried and (flow.callers(call.scope) or api_named(call.scope)):
+            return []  # it passes on what it is given: its callers are judged (or it implements the call)
         return chain
 
     @staticmethod
-    def _carries_digest(flow: Flow, call: Call) -> bool:
+    def _carries_digest(flow: Flow, call: Call, local: bool = False) -> bool:
         """The send carries a contract digest in what it sends (its metadata), as a value
-        (a capture's result) or, when the capture is out of sight, as a field named for one."""
+        (a capture's result) or, when the capture is out of sight, as a field named for one.
+        ``local``: a digest the function adds, not one its callers hand it."""
         for arg in call.arguments:
-            if flow.digest_of(arg.value, call) is not None:
+            if flow.digest_of(arg.value, call, local) is not None:
                 return True
         return any(word in text.lower() for text in _argument_texts(call) for word in _EVIDENCE_WORDS)
 
@@ -276,41 +280,45 @@ def submit(url, params):
         return [], "", None
 
 
-def _passes_on(flow: Flow, send: Call) -> bool:
-    """The message ``send`` sends is what its function was given, whole: an argument that
-    is a parameter (or a copy of one), or a request body whose ``params`` / ``message``
-    is (``async def send_message(self, request): return await self.client.send_message(request)``)."""
-    scope = send.scope
-    values = flow.analysis.values(scope)
-    wire = flow.analysis.wire(send) is not None
-    positional = [a for a in send.arguments if a.keyword is None]
-    for arg in send.arguments:
-        if arg.keyword not in (None, "message", "request", "params", "json", "data", "content", "body"):
-            continue
-        if wire and positional and arg is positional[0]:
-            continue  # the URL a request goes to, not what it sends
+def _message_params(flow: Flow, call: Call, below: list | None) -> list:
+    """The parameters of ``call``'s function that the message ``call`` sends is, whole: for
+    the send itself, its message, request or body (or the ``params`` / ``message`` of a
+    body it builds); for a call into a project function, what it passes for the
+    parameters ``below`` that take the message there. Empty: the function builds it."""
+    values = flow.analysis.values(call.scope)
+    if below is None:
+        arguments = _message_arguments(flow, call)
+    else:
+        target = flow.analysis.project_function(call)
+        if target is None:
+            return []
+        offset = flow.analysis.offset(call, target.function)
+        arguments = [a for p in below if (a := call.argument(p.index - offset, p.name)) is not None]
+    found = []
+    for arg in arguments:
         expr = arg.value
-        if expr.top or expr.texts or len(expr.reads) != 1:
-            if any(_plain_param(values, key, send) for slot, key in expr.slots.items() if slot in ("params", "message")):
-                return True
-            continue
-        key = next(iter(expr.reads))
-        if _plain_param(values, key, send):
-            return True
-        for bind in values.reaching(key, send)[0]:  # `body = {"method": method, "params": params}`
-            if any(_plain_param(values, k, bind) for slot, k in bind.value.slots.items() if slot in ("params", "message")):
-                return True
-    return False
+        keys = [k for slot, k in expr.slots.items() if slot in ("params", "message")]
+        if not (expr.top or expr.texts) and len(expr.reads) == 1:
+            key = next(iter(expr.reads))
+            keys.append(key)
+            for bind in values.reaching(key, call)[0]:  # `body = {"method": method, "params": params}`
+                keys += [k for slot, k in bind.value.slots.items() if slot in ("params", "message")]
+        found += [values.params[k] for k in keys if _plain_param(values, k, call) and k in values.params]
+    return found
 
 
-def _plain_param(values, key: str, fact, depth: int = 3) -> bool:
-    """``key`` holds a parameter as it was given (or a copy of it)."""
-    if key in values.params and not values.reaching(key, fact)[1]:
-        return True
-    if depth <= 0:
-        return False
-    binds = values.reaching(key, fact)[0]
-    return bool(binds) and all(b.copy_of and _plain_param(values, b.copy_of, b, depth - 1) for b in binds)
+def _message_arguments(flow: Flow, send: Call) -> list:
+    """What a send sends: an HTTP request's body, an SDK call's message or request."""
+    if flow.analysis.wire(send) is not None:
+        body = [a for a in send.arguments if a.keyword in ("json", "data", "content", "body")]
+        return body or [a for a in (send.positional(1),) if a is not None]
+    named = [a for a in send.arguments if a.keyword in ("message", "request", "params")]
+    return named or [a for a in (send.positional(0),) if a is not None]
+
+
+def _plain_param(values, key: str, fact) -> bool:
+    """``key`` is a parameter, still holding what it was given."""
+    return key in values.params and not values.reaching(key, fact)[1]
 
 
 def _argument_texts(call: Call, hops: int = 2) -> list[str]:

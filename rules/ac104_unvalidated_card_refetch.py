@@ -416,6 +416,13 @@ def refresh(base):
         rerun = flow.reruns(fetch)
         if rerun is not None:
             return rerun[0], rerun[1], "loop", None
+        anchor = flow.submission(fetch)
+        handed_back = any(e.kind == "return" and flow.depends_on_fetch(e.value, e, fetch) for e in scope.exits)
+        continues = anchor is not None and anchor.is_send and anchor.live and anchor.label.startswith("continues")
+        if continues and anchor.node is not fetch and not (anchor.via and handed_back):
+            # a turn or a resume of a submitted task: its card was read to submit it (through
+            # callers: judged where the card is handed to)
+            return anchor.node, f"{anchor.label}: its card was read before it was sent, and this reads it again", "submitted", None
         guards = flow.guards(fetch)
         if flow.caches(fetch):
             deadlines = {id(g.test) for g in scope.guards if g.exit_kind == "raise"}  # `if late: raise`

@@ -98,7 +98,8 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
                     if self._compares_capabilities(flow, test) and _runs_on_difference(test.shape, holds):
                         fields = sorted({field_of(k) for k in test.expr.keys if field_of(k) in CAPABILITY_FIELDS})
                         cards = _cards(flow, test)
-                        notes = [Note(test.node, f"compares capability fields ({', '.join(fields)}) of two cards")]
+                        what = f"capability fields ({', '.join(fields)})" if fields else "capability data (skills, modes)"
+                        notes = [Note(test.node, f"compares {what} of two cards")]
                         for base, where, age in cards:
                             if where is not None:
                                 notes.append(Note(where.node, f"the {age or 'compared'} card ({base}), {where.here(scope)}"))
@@ -110,7 +111,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
                             "blocks because capability fields differ between two Agent Cards",
                             suggestion=(
                                 "block only on contract fields (compare the contract hashes of "
-                                f"{' and '.join(base for base, _, _ in cards[:2])}); re-read capability drift lazily, "
+                                f"{' and '.join(base for base, _, _ in cards[:2]) or 'the two cards'}); re-read capability drift lazily, "
                                 "off the critical path, and let the task's own error report a missing capability"
                             ),
                             notes=notes,
@@ -119,7 +120,26 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
 
     @staticmethod
     def _compares_capabilities(flow: Flow, test: Test) -> bool:
-        return len(_bases(flow, test)) >= 2 and not flow.reads_contract(test)
+        """The test compares capability data of two cards: their fields (``fresh.skills !=
+        cached.skills``) or values derived from them (``old != new``, sets of skill ids)."""
+        if flow.reads_contract(test):
+            return False
+        if len(_bases(flow, test)) >= 2:
+            return True
+        shape = test.shape
+        while shape and shape[0] == "not":
+            shape = shape[1]
+        if not shape or shape[0] != "cmp" or shape[1] not in ("==", "!=", "is", "is not") or shape[3] == "None":
+            return False
+        left, right = (_maximal(keys) for keys in (shape[2], shape[3]))
+        if not left or not right or left == right:
+            return False
+        return all(any(a[0] in ("skills", "capability") for k in side for a in flow.atoms(k, test)) for side in (left, right))
+
+
+def _maximal(keys: frozenset[str]) -> set[str]:
+    """The longest of the keys an operand reads (``old`` for ``{"old", "old.x"}`` -> ``old.x``)."""
+    return {k for k in keys if not any(other.startswith(k + ".") for other in keys)}
 
 
 def _bases(flow: Flow, test: Test) -> set[str]:

@@ -172,7 +172,7 @@ async def pin(url):
                         "built-in hash() of Agent Card data is salted per process and differs between peers",
                         suggestion=SUGGESTION,
                     )
-                elif call.qualified == "json.dumps":
+                elif flow.qualified(call) == "json.dumps":
                     self._check_dumps(call, flow, sinks)
                 elif (flow.is_builtin(call, "str") or flow.is_builtin(call, "repr")) and call.call.args:
                     self._check_text(call, flow, sinks)

@@ -136,8 +136,8 @@ def restore(task, card):
         if check is None:
             return None
         value = change.value if hasattr(change, "value") else change.args
-        if any(".status" in f".{key}" for key in value.keys):
-            return None  # the new state comes from a task's own status
+        if any(".status" in f".{key}" for key in value.keys) or flow.holds(value, change, ("status", "task")):
+            return None  # the new state comes from a task's own status (get_task, the status stream)
         claim = "the signature check at line {line:check} proves who the agent is, not what it did to the task"
         if any(test.node is check.node or any(c is check for c in test.expr.calls) for test, _ in flow.guards(change)):
             label = "the state change depends on this signature check of the card"

@@ -76,6 +76,18 @@ def write(path: Path, text: str | bytes = FIXABLE) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_key_home(tmp_path_factory: pytest.TempPathFactory):
+    """The caches' signing key goes to the user's cache folder: a folder of the test run's."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("user-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty folder that is the current directory."""

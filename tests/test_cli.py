@@ -10,6 +10,7 @@ import pty
 import pytest
 
 from a2alint import __version__
+from a2alint.runner import Linter
 from conftest import CLEAN, FIXABLE, FIXABLE_AT, UNFIXABLE, run_installed, write
 
 # --- exit codes and the text report -------------------------------------------------------
@@ -245,20 +246,37 @@ def test_a_crashing_rule_is_an_internal_error_and_the_run_goes_on(project, check
 
 
 def _cache_entries(project):
+    """The findings entries of the cache (each module's facts sit beside them)."""
     return [p for p in (project / ".a2alint_cache").rglob("*.json")]
 
 
-def test_cache_is_created_with_a_gitignore_and_serves_the_second_run(project, check):
+def test_cache_is_created_with_a_gitignore_and_serves_the_second_run(project, check, monkeypatch):
     write(project / "bad.py")
     first = check("--format", "json", "--select", "AC107", "bad.py")
     assert (project / ".a2alint_cache" / ".gitignore").read_text().strip().endswith("*")
-    (entry,) = _cache_entries(project)
-    cached = json.loads(entry.read_text())
-    cached[0]["message"] = "served from the cache"
-    entry.write_text(json.dumps(cached))
+    assert len(_cache_entries(project)) == 1
+
+    def never(*args, **kwargs):
+        raise AssertionError("a cached file was parsed again")
+
+    monkeypatch.setattr(Linter, "prepare", never)
     second = check("--format", "json", "--select", "AC107", "bad.py")
-    assert [d["message"] for d in second.json()["diagnostics"]] == ["served from the cache"]
+    assert second.json()["diagnostics"] == first.json()["diagnostics"]
     assert first.exit_code == second.exit_code == 1
+
+
+def test_a_cache_entry_edited_by_hand_is_never_served(project, check):
+    """Entries are signed with a key kept outside the checked tree: a committed or forged
+    entry (an empty list of findings, or invented ones) is a miss."""
+    write(project / "bad.py")
+    check("--select", "AC107", "bad.py")
+    (entry,) = _cache_entries(project)
+    raw = entry.read_bytes()
+    entry.write_bytes(raw[:32] + b'{"depends": "", "diagnostics": []}')
+    assert check("--select", "AC107", "--format", "json", "bad.py").codes() == ["AC107"]
+    entry.write_bytes(b"\0" * 32 + raw[32:].replace(b"json.dumps", b"forged"))
+    run = check("--select", "AC107", "--format", "json", "bad.py")
+    assert [d["message"] for d in run.json()["diagnostics"]] == [d["message"] for d in check("--no-cache", "--select", "AC107", "--format", "json", "bad.py").json()["diagnostics"]]
 
 
 def test_cache_misses_when_the_settings_change(project, check):
@@ -273,7 +291,7 @@ def test_corrupt_cache_entry_is_a_miss(project, check, corrupt):
     write(project / "bad.py")
     check("--select", "AC107", "bad.py")
     (entry,) = _cache_entries(project)
-    entry.write_text(corrupt)
+    entry.write_bytes(entry.read_bytes()[:32] + corrupt.encode())
     run = check("--select", "AC107", "--format", "json", "bad.py")
     assert run.codes() == ["AC107"]
 

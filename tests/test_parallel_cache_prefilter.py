@@ -88,13 +88,13 @@ def test_a_process_pool_reports_exactly_what_one_process_reports(many_files):
     assert '"AC101"' in one.stdout
 
 
-def _die(job):
+def _die(*args):
     os._exit(3)
 
 
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patched worker reaches the pool only by fork")
 def test_a_worker_that_dies_is_one_clear_error(monkeypatch, many_files):
-    monkeypatch.setattr(runner, "_check_in_worker", _die)
+    monkeypatch.setattr(runner, "_pool_worker", _die)
     work = [(path.name, path, Settings(root=many_files)) for path in sorted(many_files.glob("*.py"))]
     with pytest.raises(runner.WorkerDied):
         runner.check_files(runner.Linter(load_rules()), work, jobs=2)
