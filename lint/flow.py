@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
-from a2alint.apimodel import HTTP_READS, METHOD_ROLES
+from a2alint.apimodel import HTTP_READS, METHOD_ROLES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
 from a2alint.model import Bind, Call, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes
 from a2alint.values import (
@@ -74,6 +74,15 @@ def field_of(key: str) -> str:
 def api_named(scope: Scope) -> bool:
     """A function named like the A2A call it makes (``send_message``, ``_send_task``)."""
     return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
+
+
+def in_sdk_client(scope: Scope, model: ModuleModel) -> bool:
+    """A method of an A2A package's own client or transport class (``python_a2a``'s
+    ``StreamingClient``, ``a2a``'s ``*Transport``): the API itself, not client code of it."""
+    if not scope.class_name or not model.name:
+        return False
+    name = canonical(f"{model.name}.{scope.qualname.rsplit('.', 1)[0]}")
+    return ":" in name and name.rsplit(".", 1)[-1].endswith(("Client", "Transport"))
 
 
 @dataclass(frozen=True)

@@ -913,10 +913,9 @@ class ModelBuilder:
             return
         expr = self.collectors[-1]
         expr.fields[snake(key)] = not is_none(node.value)
-        if type(node.value) in (cst.Name, cst.Attribute):
-            held = dotted(node.value)
-            if held:
-                expr.slots[key] = held
+        held = _slot_key(node.value)
+        if held:
+            expr.slots[key] = held
         if key == "method":
             method = string_value(node.value)
             if method is not None:
@@ -1117,6 +1116,19 @@ class ModelBuilder:
                 self.model.imports[local or name] = f"{module}{name}"
             else:
                 self.model.imports[local or name] = f"{module}.{name}" if module else name
+
+
+def _slot_key(value: cst.CSTNode) -> str | None:
+    """The key a dict value passes on whole: a name, an attribute, or a conversion of one
+    (``task.to_dict()``, ``message.model_dump(mode="json")``)."""
+    kind = type(value)
+    if kind in (cst.Name, cst.Attribute):
+        return dotted(value)
+    if kind is cst.Call and type(value.func) is cst.Attribute:
+        name = value.func.attr.value
+        if name in IDENTITY_METHODS or name.startswith(("to_", "as_", "model_dump", "serialize")):
+            return dotted(value.func.value)
+    return None
 
 
 def _param(param: cst.Param, index: int, star: str = "") -> Param:

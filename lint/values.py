@@ -149,8 +149,8 @@ def derive(atom: tuple) -> tuple | None:
     kind = atom[0]
     if kind in (CARD, CLIENT):
         return (DATA, atom[1])
-    if kind in (SKILLS, CAPABILITY, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, REST, STATE):
-        return atom
+    if kind in (SKILLS, CAPABILITY, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, STATE):
+        return atom  # (a REST path is the literal's: `task_url + "/.well-known/..."` is none)
     if kind in SYMBOLIC:
         return atom if kind == DERIVED else (DERIVED, atom)
     return None
@@ -1194,7 +1194,7 @@ class Analysis:
             return frozenset(a for a in values.receiver(call) if a[0] not in (TYPE, FUNC))
         if method in _KEEPING or call.callee in _KEEPING:
             return frozenset(a for a in atoms if a[0] not in (TYPE, FUNC))
-        return derived(atoms)
+        return derived(atoms) | {a for a in atoms if a[0] == REST}  # `urljoin(base, "/message:stream")`
 
     def instantiate_returns(self, values: ScopeValues, call: Call, target: Target) -> frozenset:
         summary = self.summary(target.function)

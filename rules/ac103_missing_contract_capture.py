@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from a2alint.flow import Flow, Origin, api_named, flow_of, runs_before
+from a2alint.flow import Flow, Origin, api_named, flow_of, in_sdk_client, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
@@ -215,8 +215,15 @@ def submit(url, params):
         if not chain:
             return []
         carried = None  # the parameters of the function below that take the message
-        for step in reversed(chain):
+        for position in range(len(chain) - 1, -1, -1):
+            step = chain[position]
             given = _message_params(flow, step, carried)
+            if not given and position + 1 < len(chain) and step.receiver in ("self", "cls") and api_named(chain[position + 1].scope):
+                # a client class's own method calling its send (`ask()` -> `self.send_message()`):
+                # more of the implementation, which passes on what it is given
+                given = [p for p in step.scope.params[1:] if not p.star]
+            if step is not call and "request" in given:
+                return []  # a relay of what a web request brought: its sender is out of sight
             if step is not call and not given:
                 return []  # the function of this step builds the message: judged there
             if step is not call and flow.contract_capture(step.scope) is not None:
@@ -224,7 +231,8 @@ def submit(url, params):
             if step is not call and MissingContractCapture._carries_digest(flow, step, local=True):
                 return []  # a wrapper on the way attaches a digest of its own
             carried = given
-        if carried and (flow.callers(call.scope) or api_named(call.scope)):
+        received = "request" in (carried or ())
+        if carried and (received or flow.callers(call.scope) or api_named(call.scope) or in_sdk_client(call.scope, flow.analysis.model_of(call.scope))):
             return []  # it passes on what it is given: its callers are judged (or it implements the call)
         return chain
 
@@ -281,10 +289,11 @@ def submit(url, params):
 
 
 def _message_params(flow: Flow, call: Call, below: list | None) -> list:
-    """The parameters of ``call``'s function that the message ``call`` sends is, whole: for
-    the send itself, its message, request or body (or the ``params`` / ``message`` of a
-    body it builds); for a call into a project function, what it passes for the
-    parameters ``below`` that take the message there. Empty: the function builds it."""
+    """Where the message ``call`` sends comes from, whole: the parameters of its function
+    it is (for the send itself: its message, request or body, or the ``params`` /
+    ``message`` of a body it builds; for a call into a project function: what it passes
+    for the parameters ``below`` that take the message there), or ``"request"`` for the
+    body of the web request the function serves. Empty: the function builds it."""
     values = flow.analysis.values(call.scope)
     if below is None:
         arguments = _message_arguments(flow, call)
@@ -293,7 +302,7 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
         if target is None:
             return []
         offset = flow.analysis.offset(call, target.function)
-        arguments = [a for p in below if (a := call.argument(p.index - offset, p.name)) is not None]
+        arguments = [a for p in below if p != "request" and (a := call.argument(p.index - offset, p.name)) is not None]
     found = []
     for arg in arguments:
         expr = arg.value
@@ -303,8 +312,39 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
             keys.append(key)
             for bind in values.reaching(key, call)[0]:  # `body = {"method": method, "params": params}`
                 keys += [k for slot, k in bind.value.slots.items() if slot in ("params", "message")]
-        found += [values.params[k] for k in keys if _plain_param(values, k, call) and k in values.params]
+        found += [given for k in keys if (given := _given(flow, values, k, call)) is not None]
     return found
+
+
+def _given(flow: Flow, values, key: str, fact, depth: int = 4):
+    """What ``key`` passes on whole: the parameter it is (or a field or a copy of one, in
+    another form: ``data = message.to_dict()``), ``"request"`` for the body of the web
+    request being served (``request.get_json()``), or None when the function builds it."""
+    parts = key.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        binds, replaced = values.reaching(prefix, fact)
+        if prefix in values.params and not replaced:
+            return values.params[prefix]
+        if end == 1 and _web_request(flow, values, prefix):
+            return "request"
+        strong = [b for b in binds if not b.weak]
+        if not strong:
+            continue
+        if depth <= 0:
+            return None
+        sources = [_converted(b) for b in strong]
+        if any(s is None or s == prefix for s in sources):
+            return None
+        found = [_given(flow, values, source + key[len(prefix):], b, depth - 1) for source, b in zip(sources, strong)]
+        return found[0] if found and all(f is not None for f in found) else None
+    return None
+
+
+def _web_request(flow: Flow, values, name: str) -> bool:
+    """``name`` is the request a web handler serves (Flask's or Quart's ``request``)."""
+    imported = values.model.imports.get(name, "")
+    return name not in values.locals and imported.split(".")[0] in ("flask", "quart", "werkzeug") and imported.endswith("request")
 
 
 def _message_arguments(flow: Flow, send: Call) -> list:
@@ -316,9 +356,18 @@ def _message_arguments(flow: Flow, send: Call) -> list:
     return named or [a for a in (send.positional(0),) if a is not None]
 
 
-def _plain_param(values, key: str, fact) -> bool:
-    """``key`` is a parameter, still holding what it was given."""
-    return key in values.params and not values.reaching(key, fact)[1]
+def _converted(bind) -> str | None:
+    """The key a bind copies, also through a conversion of it (``data = message.to_dict()``,
+    ``payload = message.to_google_a2a()``, ``data = request.get_json()``): the same
+    message in another form."""
+    if bind.copy_of is not None:
+        return bind.copy_of
+    call = bind.direct
+    if call is not None and call.receiver and not call.arguments and (call.method or "").startswith(
+        ("to_", "as_", "model_dump", "serialize", "get_json")
+    ):
+        return call.receiver
+    return None
 
 
 def _argument_texts(call: Call, hops: int = 2) -> list[str]:

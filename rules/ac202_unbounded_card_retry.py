@@ -162,8 +162,7 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
         that returns the fetched card (said on the fetch's own note)."""
         exits = [
             e for e in scope.exits
-            if e.kind in ("break", "return") and (loop, "body") in e.path and e.order >= fetch.order
-            and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
+            if _leaves(e, loop) and e.order >= fetch.order and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
         ]
         for exit_ in exits:
             guard = next(
@@ -180,8 +179,7 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
     @staticmethod
     def _exits_on_success(scope: Scope, loop: Frame, fetch) -> bool:
         return any(
-            e.kind in ("break", "return") and (loop, "body") in e.path and e.order >= fetch.order
-            and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
+            _leaves(e, loop) and e.order >= fetch.order and not any(f.kind == "try" and b == "handlers" for f, b in e.path)
             for e in scope.exits
         )
 
@@ -201,3 +199,13 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
             if inside and (test.expr.reads_any(counters) or any(w in k.lower() for k in test.expr.keys for w in BOUND_WORDS)):
                 return True
         return False
+
+
+def _leaves(exit_, loop: Frame) -> bool:
+    """``exit_`` leaves ``loop``: a ``return`` inside it, or a ``break`` of it (not of a loop inside it)."""
+    if (loop, "body") not in exit_.path:
+        return False
+    if exit_.kind == "return":
+        return True
+    loops = [f for f, b in exit_.path if f.kind in ("for", "while") and b == "body"]
+    return exit_.kind == "break" and bool(loops) and loops[-1] is loop
