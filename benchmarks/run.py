@@ -11,7 +11,13 @@ Cases (see the performance issue for the targets):
      (520 modules): a2alint with 1 job and with every CPU, against a bare parse, and
      warm (every file a cache hit: in tree 1 the prefilter settles nearly every file
      before the cache is asked, so warm and cold differ little there);
-  3. the pre-commit case: three changed A2A files, against interpreter start-up.
+  3. the pre-commit case: three changed A2A files, against interpreter start-up;
+  4. the all-A2A code laid out as one project (500 modules of a package that import
+     each other, ``trees.generate_a2a_project``): a2alint with 1 job against a bare
+     parse; pre-commit on 3 changed files of it with a warm cache (the rest of the
+     project read from the cache), against interpreter start-up; and the language
+     server's didChange-to-diagnostics latency for its 1,000-line module
+     (``lsp_latency.py``, when the lsp extra is installed).
 
 Every row runs as its own process: wall seconds are the median of the repetitions,
 peak memory is the largest resident set of that process (a pool's workers included).
@@ -33,10 +39,11 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from trees import generate_a2a_project, generate_a2a_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 EXCLUDED_DIRS = {"test", "tests", "idle_test", "site-packages", "__pycache__", "build", "dist", "venv", ".venv"}
@@ -98,32 +105,28 @@ def bare_parse(files: list[Path], work: Path, repeat: int) -> tuple[float, float
     return measure([sys.executable, "-c", BARE_PARSE, str(listing)], work, repeat)
 
 
-# --- case 2: an all-A2A tree ----------------------------------------------------------------
+def lsp_latency(project: Path, module: Path, edits: int) -> float | None:
+    """Median didChange-to-diagnostics seconds of the language server on ``module``."""
+    try:
+        import asyncio
+
+        import lsp_latency as lsp
+    except ImportError:  # no lsp extra
+        return None
+    return statistics.median(asyncio.run(lsp.measure(project, module, edits))["change"])
 
 
-def generate_a2a_tree(target: Path, modules: int = 520) -> list[Path]:
-    """Whole client programs (corpus, examples) each followed by two rule examples."""
-    sys.path.insert(0, str(ROOT))
-    from a2alint.registry import load_rules
-    from a2alint.rule import Invalid
+def parse_one(module: Path, repeat: int = 7) -> float:
+    """Median seconds of one bare libcst parse of ``module``, in this process."""
+    import libcst
 
-    programs = [p.read_text() for p in sorted((ROOT / "tests" / "corpus").glob("*.py"))]
-    programs += [p.read_text() for p in sorted((ROOT / "examples").glob("*.py"))]
-    snippets = [
-        textwrap.dedent(e.source if isinstance(e, Invalid) else e)
-        for rule in load_rules().values()
-        if not rule.engine
-        for e in (*rule.VALID, *rule.INVALID)
-    ]
-    rng = random.Random(2026)
-    target.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for index in range(modules):
-        body = programs[index % len(programs)] + "\n\n" + "\n\n".join(rng.sample(snippets, 2))
-        path = target / f"client_{index:04}.py"
-        path.write_text(body)
-        paths.append(path)
-    return paths
+    data = module.read_bytes()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        libcst.parse_module(data)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def main() -> None:
@@ -200,6 +203,29 @@ def main() -> None:
         rows.append(Row("3 pre-commit", "a2alint 3 files", 3, seconds, peak))
         seconds, peak = measure([sys.executable, "-c", "pass"], work, max(repeat, 5))
         rows.append(Row("3 pre-commit", "python start-up", 0, seconds, peak))
+
+        # 4. One project of modules that import each other.
+        project = work / "project"
+        modules = generate_a2a_project(project)
+        seconds, peak = measure([a2alint, "check", "--no-cache", "--exit-zero", "-q", "--jobs", "1", "."], project, repeat)
+        rows.append(Row("4 project", "a2alint 1 job", len(modules), seconds, peak))
+        seconds, peak = bare_parse(modules, work, repeat)
+        rows.append(Row("4 project", "bare libcst parse", len(modules), seconds, peak))
+        subprocess.run([a2alint, "check", "--exit-zero", "-q", "."], cwd=project, env=ENV, capture_output=True, check=True)
+        changed = modules[1:4]
+        edits = iter(range(1_000_000))
+
+        def change() -> None:  # pre-commit runs on files that differ from what the cache holds
+            for path in changed:
+                path.write_text(path.read_text() + f"\n# edit {next(edits)}\n")
+
+        hook = [a2alint, "check", "--force-exclude", *(str(p.relative_to(project)) for p in changed)]
+        seconds, peak = measure(hook, project, max(repeat, 5), before=change)
+        rows.append(Row("4 project", "a2alint 3 changed", 3, seconds, peak, "warm cache, the rest of the project from it"))
+        latency = lsp_latency(project, modules[0], 5 if args.quick else 20)
+        if latency is not None:
+            rows.append(Row("4 project", "lsp didChange", 1, latency, 0, f"median, {modules[0].name}"))
+            rows.append(Row("4 project", "bare parse, 1 module", 1, parse_one(modules[0]), 0, modules[0].name))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     report(rows)
@@ -225,6 +251,16 @@ def report(rows: list[Row]) -> None:
         (f"tree 2: {many.tool} >= 1.6x faster than 1 job", one.seconds / many.seconds, 1.6, ">="),
         ("pre-commit: under 0.3 s beyond interpreter start-up", hook.seconds - startup.seconds, 0.3, "<"),
     ]
+    project, parse4 = get[("4 project", "a2alint 1 job")], get[("4 project", "bare libcst parse")]
+    changed = get[("4 project", "a2alint 3 changed")]
+    checks += [
+        ("project: 1 job at most 2.5x a bare parse", project.seconds / parse4.seconds, 2.5, "<="),
+        ("project pre-commit, warm: under 0.5 s beyond start-up", changed.seconds - startup.seconds, 0.5, "<"),
+    ]
+    if ("4 project", "lsp didChange") in get:
+        latency, one = get[("4 project", "lsp didChange")].seconds, get[("4 project", "bare parse, 1 module")].seconds
+        checks.append(("project lsp: median didChange under 250 ms", latency * 1000, 250, "<"))
+        print(f"\nfor scale: the lsp's median didChange is {latency / one:.1f}x a bare parse of the module ({one * 1000:.0f} ms)")
     if ("1 stdlib", "fixit lint") in get:
         checks.insert(1, ("tree 1 cold: >= 100x faster than fixit lint", get[("1 stdlib", "fixit lint")].seconds / cold.seconds, 100, ">="))
     if ("1 stdlib", "ruff check") in get:

@@ -25,6 +25,7 @@ import os
 import pickle
 import shutil
 import tempfile
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -65,10 +66,15 @@ def _secret() -> bytes | None:
 
 
 class Cache:
-    def __init__(self, root: Path) -> None:
+    """The cache under ``root``; ``remember``: how many modules' facts to keep in memory
+    as well, for a process that runs again and again (the language server)."""
+
+    def __init__(self, root: Path, remember: int = 0) -> None:
         self.directory = root / CACHE_DIR / __version__
         self.usable = True
         self._key: bytes | None = None
+        self.remember = remember
+        self._remembered: OrderedDict[str, object] = OrderedDict()  # key -> model, or its pickle
 
     @property
     def secret(self) -> bytes | None:
@@ -154,13 +160,22 @@ class Cache:
     # -- facts --
     def get_facts(self, key: str):
         """A module's model (facts only), as a run that parsed it kept it."""
-        payload = self._read(key, "facts")
+        if key in self._remembered:
+            self._remembered.move_to_end(key)
+            found = self._remembered[key]
+            if not isinstance(found, bytes):
+                return found
+            payload: bytes | None = found
+        else:
+            payload = self._read(key, "facts")
         if payload is None:
             return None
         try:
-            return pickle.loads(payload)  # signed with this user's key: written by a2alint here
+            model = pickle.loads(payload)  # signed with this user's key, or kept by this process
         except Exception:
             return None
+        self._keep(key, model)
+        return model
 
     def put_facts(self, key: str, model) -> None:
         try:
@@ -168,6 +183,14 @@ class Cache:
         except (RecursionError, pickle.PicklingError, TypeError):
             return
         self._write(key, "facts", payload)
+        self._keep(key, payload)  # the model itself holds the syntax tree: keep its facts
+
+    def _keep(self, key: str, entry: object) -> None:
+        if self.remember:
+            self._remembered[key] = entry
+            self._remembered.move_to_end(key)
+            while len(self._remembered) > self.remember:
+                self._remembered.popitem(last=False)
 
 
 def _dump(diagnostic: Diagnostic) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import gc
 import json
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from a2alint.baseline import Baseline, BaselineError, lines_reader, write as wri
 from a2alint.cache import Cache, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
-from a2alint.discovery import discover
+from a2alint.discovery import discover, project_context
 from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
 from a2alint.runner import FileResult, Linter, WorkerDied, check_files, read_source
@@ -90,6 +91,12 @@ def check(
     verbose: bool,
 ) -> None:
     """Check PATHS (files or directories; default '.'; '-' reads stdin)."""
+    # The project's facts live until the run ends and then the process does: a collection
+    # of their cycles after the check (seconds for a large project) would free nothing the
+    # run still needs, so the cyclic collector stays off for the command.
+    if gc.isenabled():
+        gc.disable()
+        click.get_current_context().call_on_close(gc.enable)
     registry = load_rules()
     overrides = Overrides(
         layer=Layer(select=_codes(select), extend_select=_codes(extend_select) or (), ignore=_codes(ignore) or ()),
@@ -124,14 +131,15 @@ def check(
     located: dict[str, Path] = {}  # display path -> the file's real path
     try:
         if paths == ("-",):
-            results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode))
+            results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode, cache))
             files = 1
         else:
             found, problems = discover(list(paths) or ["."], resolver, force_exclude)
             located = dict(found)
             files = len(found)
             work = [(display, path, resolver.for_path(path)) for display, path in found]
-            results.extend(check_files(linter, work, fix_mode, cache, jobs))
+            context = _context(found, paths, resolver)
+            results.extend(check_files(linter, work, fix_mode, cache, jobs, context))
     except ConfigError as error:
         _fail(str(error))
     except WorkerDied:
@@ -194,11 +202,34 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
-def _check_stdin(linter: Linter, resolver: SettingsResolver, stdin_filename: str | None, fix_mode: str | None) -> FileResult:
+def _context(found: list[tuple[str, Path]], paths: tuple[str, ...], resolver: SettingsResolver) -> list:
+    """The rest of the project of the files named one by one (pre-commit names only the
+    changed ones): what their analysis may read, not what is reported on."""
+    named = {(resolver.cwd / given).resolve() for given in paths if (resolver.cwd / given).is_file()}
+    if not named:
+        return []
+    seen = {path.resolve() for _, path in found}
+    context = project_context([(d, p) for d, p in found if p.resolve() in named], resolver)
+    return [(d, p, resolver.for_path(p)) for d, p in context if p.resolve() not in seen]
+
+
+def _check_stdin(
+    linter: Linter, resolver: SettingsResolver, stdin_filename: str | None, fix_mode: str | None, cache: Cache | None
+) -> FileResult:
+    """The source piped in, checked as the file it names would be: with the rest of that
+    file's project, when it has one."""
     data = sys.stdin.buffer.read()
     display = stdin_filename or "-"
     path = Path(stdin_filename) if stdin_filename else Path.cwd() / "-"
-    return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
+    if not stdin_filename:
+        return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
+    piped = path.resolve()
+    context = [(d, p, resolver.for_path(p)) for d, p in project_context([(display, path)], resolver)]
+
+    def read(file: Path) -> bytes:
+        return data if file.resolve() == piped else read_source(file)
+
+    return check_files(linter, [(display, path, resolver.for_path(path))], fix_mode, cache, 1, context, read)[0]
 
 
 def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult, located: dict[str, Path]) -> list[Diagnostic]:

@@ -182,3 +182,35 @@ def _walk(
             elif entry.is_symlink() and not os.path.exists(path) and _wanted(entry.name, settings):
                 problems.append(Problem(display, "broken symbolic link"))
         stack.extend(reversed(subdirs))
+
+
+#: A project with more Python files than this is not read whole for context.
+MAX_CONTEXT_FILES = 20_000
+
+
+def project_root(path: Path, resolver: SettingsResolver) -> Path | None:
+    """The root of the project ``path`` belongs to: the folder of the config file that
+    governs it, else the git work tree it is in; None when it is in neither."""
+    settings = resolver.for_path(path)
+    if settings.config_path is not None:
+        return settings.root.resolve()
+    return _git_root(path.resolve().parent)
+
+
+def project_context(
+    named: list[tuple[str, Path]], resolver: SettingsResolver
+) -> list[tuple[str, Path]]:
+    """The rest of the project of each file named on its own (pre-commit passes only the
+    changed files, an editor pipes one buffer): the files discovery finds under its
+    project root, as a walk from the current folder would show them. Their facts come
+    from the cache, or they are parsed, only where a question reaches them."""
+    roots = {root for _, path in named if (root := project_root(path, resolver)) is not None}
+    given = {path.resolve() for _, path in named}
+    context: list[tuple[str, Path]] = []
+    for root in sorted(roots):
+        shown = os.path.relpath(root, resolver.cwd) if root.is_relative_to(resolver.cwd) else str(root)
+        found, _ = discover([shown], resolver)
+        if len(found) > MAX_CONTEXT_FILES:
+            continue  # a home folder, not a project: each named file is checked with what it names
+        context += [(display, path) for display, path in found if path.resolve() not in given]
+    return context

@@ -140,6 +140,7 @@ class Flow:
         self.model = model
         self.analysis = analysis
         self._keys: dict[tuple, frozenset[str]] = {}
+        self._holding: dict[tuple, bool] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
 
     # -- places --
@@ -237,12 +238,16 @@ class Flow:
             if call.receiver:
                 candidates.add(call.receiver)
         candidates = {p for key in candidates for p in prefixes(key)}
-        keys = set()
-        for key in candidates:
-            atoms = self.analysis.resolve(values.at(key, None))
-            if any(want(a) and (guesses or not guessed(a)) for a in atoms):
-                keys.add(key)
-        found = self._keys[memo] = frozenset(keys)
+        found = self._keys[memo] = frozenset(key for key in candidates if self.key_holds(scope, key, want, guesses))
+        return found
+
+    def key_holds(self, scope: Scope, key: str, want, guesses: bool = True) -> bool:
+        """``key`` holds, somewhere in ``scope``, a value with an atom ``want`` accepts."""
+        memo = (id(scope), key, want, guesses)
+        found = self._holding.get(memo)
+        if found is None:
+            atoms = self.analysis.resolve(self.analysis.values(scope).at(key, None))
+            found = self._holding[memo] = any(want(a) and (guesses or not guessed(a)) for a in atoms)
         return found
 
     def card_keys(self, scope: Scope, guesses: bool = True) -> frozenset[str]:
@@ -258,7 +263,7 @@ class Flow:
         return self.keys_holding(scope, _is_skills)
 
     def reads_card(self, keys: Iterable[str], scope: Scope, guesses: bool = True) -> bool:
-        return not set(keys).isdisjoint(self.card_data(scope, guesses))
+        return any(self.key_holds(scope, key, _is_card_data, guesses) for key in keys)
 
     def holds(self, expr: Expr, fact: Fact, kinds: Iterable[str], guesses: bool = True) -> bool:
         """Whether the value of ``expr`` at ``fact`` has an atom of one of ``kinds``."""
@@ -369,9 +374,7 @@ class Flow:
     def card_name(self, call: Call) -> str | None:
         """The name the card ``call`` fetches is stored in (not a client made from it)."""
         name = self.bound_to(call)
-        if name is None or name not in self.card_keys(call.scope):
-            return None
-        return name
+        return name if name is not None and self.key_holds(call.scope, name, _is_card) else None
 
     def class_scopes(self, scope: Scope) -> list[Scope]:
         """``scope``, then the other methods of its class (and of its bases)."""
@@ -875,6 +878,11 @@ class Flow:
                 per_peer.update(inner.targets)
         return not call_reads(fetch).isdisjoint(per_peer)
 
+    def reaches_a_task(self, call: Call) -> bool:
+        """``call`` sends, cancels, subscribes to or gets a task, itself or in a callee
+        (``poll_task()`` that re-reads the card and then polls)."""
+        return any(self.chain(call, role) for role in TASK_ROLES)
+
     def until_success(self, fetch: Call) -> bool:
         """The loop leaves as soon as the fetch returned, or as soon as it returned something
         (``if card is not None: return True``, ``if r.status_code == 200: break``): a retry
@@ -885,7 +893,7 @@ class Flow:
         depth = len(fetch.path)
         result = self.derived(scope, calls=[fetch])
         held = {b.split(".")[0] for bind in scope.binds for b in bind.targets} | {p.name for p in scope.params}
-        acting = [c.order for c in scope.calls if any(self.chain(c, r) for r in TASK_ROLES)]
+        acting = [c.order for c in scope.calls if self.reaches_a_task(c)]
 
         def checks_the_result(frame) -> bool:
             keys = frame.test.expr.keys if frame.test is not None else {""}
@@ -921,9 +929,9 @@ class Flow:
         for caller in self.callers(fetch.scope):
             if self.yields_card(caller) and self.fetch_in_sight(caller) is caller:
                 continue  # the caller's own finding, at its call
-            about_the_task = any(self.chain(caller, role) for role in TASK_ROLES)  # a poll that re-reads the card
             for loop in caller.loops:
-                retry = not about_the_task and self.until_success(caller)
+                # a poll of the task that re-reads the card is not a retry of the fetch
+                retry = not self.reaches_a_task(caller) and self.until_success(caller)
                 if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not retry:
                     name = fetch.scope.name
                     return caller, f"calls {name}() on every iteration of a loop: each pass re-reads the card"

@@ -478,8 +478,22 @@ def expr_keys(node: cst.CSTNode) -> frozenset[str]:
             found.update(prefixes(key))
             if type(current) in (cst.Name, cst.Attribute):
                 continue
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return frozenset(found)
+
+
+def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The nodes right below ``node`` in source order, whitespace left out (libcst's
+    ``children`` costs a visit of the node)."""
+    found: list[cst.CSTNode] = []
+    for field_name, _ in reversed(_fields(type(node))):
+        value = getattr(node, field_name)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            found.extend(value)
+        elif _is_node(kind):
+            found.append(value)
+    return found
 
 
 def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH) -> tuple:

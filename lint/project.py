@@ -12,7 +12,6 @@ from its text.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,12 @@ _IMPORT = re.compile(
     rb"|import[ \t]+(?P<modules>[^\r\n#;]*))",
     re.MULTILINE,
 )
+
+
+#: How far (in imports, either way) a module's code can reach another's: a caller, a
+#: store into its objects, a subclass sit at most this far from it. The engine reads no
+#: module farther than this from A2A code either.
+REACH = 2
 
 
 @dataclass
@@ -161,11 +166,12 @@ class ImportGraph:
     importers: dict[Path, set[Path]] = field(default_factory=dict)
 
     @classmethod
-    def scan(cls, index: ModuleIndex, read: Callable[[Path], bytes | None]) -> "ImportGraph":
+    def scan(cls, index: ModuleIndex, imports_of: Callable[[Path, ModuleFile], set[Path]]) -> "ImportGraph":
+        """The graph of ``index``'s files; ``imports_of(path, entry)``: what a file imports
+        (:meth:`ModuleIndex.imported_by` on its bytes)."""
         graph = cls()
         for path, entry in index.by_path.items():
-            data = read(path)
-            targets = index.imported_by(data, entry) if data else set()
+            targets = imports_of(path, entry)
             graph.imports[path] = targets
             for target in targets:
                 graph.importers.setdefault(target, set()).add(path)
@@ -189,11 +195,6 @@ class ImportGraph:
         return found
 
 
-def project_files(root: Path, walk: Callable[[Path], Iterable[Path]]) -> list[Path]:
-    """The Python files of the project under ``root``, as discovery finds them."""
-    return sorted(p for p in walk(root) if p.suffix == ".py" or os.path.basename(p) == "__init__.py")
-
-
 class Project:
     """The modules an analysis can see: the checked ones, and the rest of the project,
     loaded when a question reaches them (from the cache, or parsed)."""
@@ -208,6 +209,8 @@ class Project:
         self.graph = graph or ImportGraph()
         self._load = load
         self._models: dict[Path, object | None] = {}
+        self._loaded: list | None = None
+        self._reach: dict[Path, set[Path]] = {}
         self._entries: dict[int, ModuleFile] = {}  # id(model) -> its file
         self._importers_loaded: set[tuple[Path, str]] = set()
         #: Places facts of other modules: ``(model, fact) -> Related`` (set by the engine).
@@ -227,6 +230,7 @@ class Project:
     def add(self, model, path: Path) -> None:
         path = path.resolve()
         self._models[path] = model
+        self._loaded = None
         entry = self.index.entry(path) if self.index is not None else None
         if entry is None:
             entry = ModuleFile(Path(path).stem, path, path.name == "__init__.py")
@@ -239,6 +243,7 @@ class Project:
         other._models = dict(self._models)
         other._entries = dict(self._entries)
         other._importers_loaded = set(self._importers_loaded)
+        other._reach = self._reach
         other.locator, other.mentions = self.locator, self.mentions
         model.in_project = getattr(self._models.get(path.resolve()), "in_project", False)
         other.add(model, path)
@@ -252,8 +257,21 @@ class Project:
             return Related(getattr(model, "path", "?"), 1, 1, "")
         return self.locator(model, fact)
 
+    def near(self, model, other) -> bool:
+        """Whether ``other`` is within ``REACH`` imports of ``model`` (either way)."""
+        mine, theirs = self.entry(model), self.entry(other)
+        if mine is None or theirs is None:
+            return True  # a module the index does not place: nothing to go by
+        reach = self._reach.get(mine.path)
+        if reach is None:
+            reach = self._reach[mine.path] = self.graph.around([mine.path], REACH)
+        return theirs.path in reach
+
     def models(self) -> list:
-        return [m for m in self._models.values() if m is not None]
+        """The modules loaded so far (a list kept until one more is loaded)."""
+        if self._loaded is None:
+            self._loaded = [m for m in self._models.values() if m is not None]
+        return self._loaded
 
     def entry(self, model) -> ModuleFile | None:
         return self._entries.get(id(model))

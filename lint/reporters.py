@@ -77,7 +77,8 @@ def write_github(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
         if d.suggestion:
             message += f" (help: {d.suggestion})"
         for note in d.related:
-            message += f"; note: line {note.line}: {note.label}"
+            where = f"line {note.line}" if note.path == d.path else f"{note.path}:{note.line}"
+            message += f"; note: {where}: {note.label}"
         props = (
             f"file={_escape_property(d.path)},line={d.line},col={d.column},"
             f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}"

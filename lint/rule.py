@@ -8,12 +8,14 @@ traversal, and every enabled rule asks that model its questions.
 
 In ``INVALID`` examples, a line that must be reported ends with
 ``# expect: CODE``; a rule with a fix may give the fixed source as
-``Invalid(source, fixed=...)``.
+``Invalid(source, fixed=...)``. An example of several modules that import each
+other is ``Files({"client.py": ..., "remote.py": ...})``, checked as one project.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Union
 
@@ -32,7 +34,21 @@ class Invalid:
     unsafe_fixes: bool = False
 
 
-Example = Union[str, Invalid]
+@dataclass(frozen=True)
+class Files:
+    """An example of several modules (path -> source), checked as one project."""
+
+    files: Mapping[str, str]
+
+
+Example = Union[str, Invalid, Files]
+
+
+def example_sources(example: Example) -> list[str]:
+    """The module sources of an example (one, or each of a ``Files`` example)."""
+    if isinstance(example, Files):
+        return [textwrap.dedent(text) for text in example.files.values()]
+    return [textwrap.dedent(example.source if isinstance(example, Invalid) else example)]
 
 
 @dataclass(frozen=True)

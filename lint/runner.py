@@ -11,28 +11,29 @@ from __future__ import annotations
 import ast
 import gc
 import hashlib
-import re
 import io
 import os
+import re
+import tempfile
 import tokenize
 import traceback
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
 from a2alint import apimodel
-from a2alint.config import Settings
+from a2alint.config import Layer, Overrides, Settings
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import apply_edits, parses, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.positions import Positions
 from a2alint.flow import Flow
-from a2alint.project import ImportGraph, ModuleIndex, Project
+from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
 from a2alint.rule import Rule
 from a2alint.suppressions import SKIP_FILE, find_noqa
@@ -490,10 +491,46 @@ def available_cpus() -> int:
 
 
 #: How far from A2A code (in imports, either way) a module is read at all.
-READ_HOPS = 2
+READ_HOPS = REACH
 #: ``def name`` / ``class Name`` in a file's bytes.
 _DEFINED = re.compile(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 _HASHES = re.compile(rb"\bhashlib\b|\bhmac\b|\bhash\(")
+_WORD = re.compile(rb"\w+")
+
+
+class Scans:
+    """What each file's bytes tell before any parse (whether it may matter, what it
+    imports, the names it defines and mentions, its digest), kept for whoever runs
+    again (the language server): a file whose bytes are the same object as last time is
+    not scanned again."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple, tuple[bytes, object]] = {}
+        self._indexes: dict[tuple, ModuleIndex] = {}
+        self._resolved: dict[Path, Path] = {}
+
+    def of(self, kind: object, path: Path, data: bytes, compute: Callable[[bytes], object]):
+        known = self._found.get((kind, path))
+        if known is not None and known[0] is data:
+            return known[1]
+        value = compute(data)
+        self._found[(kind, path)] = (data, value)
+        return value
+
+    def index(self, root: Path, paths: Iterable[Path]) -> ModuleIndex:
+        """The module index of these files (the same object while the files are the same)."""
+        key = (root, frozenset(paths))
+        found = self._indexes.get(key)
+        if found is None:
+            self._indexes = {key: ModuleIndex(root, key[1])}  # only the latest is asked again
+            found = self._indexes[key]
+        return found
+
+    def resolve(self, path: Path) -> Path:
+        found = self._resolved.get(path)
+        if found is None:
+            found = self._resolved[path] = path.resolve()
+        return found
 
 
 class ProjectRun:
@@ -505,22 +542,30 @@ class ProjectRun:
     is read only when a question reaches it: from the cache, else parsed."""
 
     def __init__(
-        self, linter: Linter, files: list[tuple[str, Path, Settings]], context=(), fix: str | None = None, cache=None
+        self, linter: Linter, files: list[tuple[str, Path, Settings]], context=(), fix: str | None = None, cache=None,
+        read: Callable[[Path], bytes] | None = None, scans: Scans | None = None, transient: frozenset[Path] = frozenset(),
     ) -> None:
+        """``read``: the bytes of a file (an editor's buffer in place of a file it has open);
+        ``scans``: what an earlier run learnt from the files' bytes; ``transient``: files
+        whose facts are not worth caching (a buffer being typed in)."""
         self.linter, self.files, self.fix, self.cache = linter, files, fix, cache
+        self.transient = transient
+        self.scans = scans = scans or Scans()
         self.entries: dict[Path, tuple[str, Path, Settings]] = {}
         for item in (*files, *context):
-            self.entries.setdefault(item[1].resolve(), item)
+            self.entries.setdefault(scans.resolve(item[1]), item)
         self.data: dict[Path, bytes | None] = {}
         self.errors: dict[Path, OSError] = {}
+        read = read or read_source
         for resolved, (_, path, _settings) in self.entries.items():
             try:
-                self.data[resolved] = read_source(path)
+                self.data[resolved] = read(path)
             except OSError as error:
                 self.data[resolved], self.errors[resolved] = None, error
         seeds = [
             p for p, (_, _, settings) in self.entries.items()
-            if self.data[p] is not None and (not linter.prefilter or apimodel.may_matter(self.data[p], settings))
+            if self.data[p] is not None
+            and (not linter.prefilter or scans.of(("matters", id(settings)), p, self.data[p], lambda d, s=settings: apimodel.may_matter(d, s)))
         ]
         self.index: ModuleIndex | None = None
         self.graph = ImportGraph()
@@ -528,8 +573,10 @@ class ProjectRun:
         self.checked: set[Path] = set()
         if seeds:
             root = Path(os.path.commonpath([str(p.parent) for p in self.entries]))
-            self.index = ModuleIndex(root, self.entries)
-            self.graph = ImportGraph.scan(self.index, self.data.get)
+            self.index = index = scans.index(root, self.entries)
+            self.graph = ImportGraph.scan(
+                index, lambda p, entry: scans.of(("imports", id(index)), p, self.data[p] or b"", lambda d: index.imported_by(d, entry))
+            )
             #: What is checked as part of the project's A2A code: the A2A modules and the
             #: modules next to them that can take part (a contract helper they import, a
             #: wrapper's callers)...
@@ -539,7 +586,8 @@ class ProjectRun:
             self.component = self.graph.around(seeds, READ_HOPS)
         digest = hashlib.sha256()
         for path in sorted(self.component):
-            digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(self.data[path] or b"").digest())
+            data = self.data[path] or b""
+            digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + scans.of("digest", path, data, lambda d: hashlib.sha256(d).digest()))
         self.depends = digest.hexdigest()
         self.project = Project(self.index, self.graph, self._load)
         self.project.locator = self._locate
@@ -555,18 +603,25 @@ class ProjectRun:
         hashes (a contract helper) or names one."""
         defined: set[bytes] = set()
         for seed in seeds:
-            defined.update(n for n in _DEFINED.findall(self.data[seed] or b"") if not n.startswith(b"__"))
-        names = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(n) for n in sorted(defined))) if defined else None
+            defined |= self._scanned("defined", seed)
         found = set(seeds)
         for seed in seeds:
             for path in self.graph.importers.get(seed, ()):
-                if names is not None and names.search(self.data.get(path) or b""):
+                if not defined.isdisjoint(self._scanned("words", path)):
                     found.add(path)
             for path in self.graph.imports.get(seed, ()):
-                data = self.data.get(path) or b""
-                if _HASHES.search(data) or (names is not None and names.search(data)):
+                if self._scanned("hashes", path) or not defined.isdisjoint(self._scanned("words", path)):
                     found.add(path)
         return found
+
+    _SCANNERS: dict[str, Callable[[bytes], object]] = {
+        "defined": lambda d: frozenset(n for n in _DEFINED.findall(d) if not n.startswith(b"__")),
+        "words": lambda d: frozenset(_WORD.findall(d)),
+        "hashes": lambda d: _HASHES.search(d) is not None,
+    }
+
+    def _scanned(self, kind: str, path: Path):
+        return self.scans.of(kind, path, self.data.get(path) or b"", self._SCANNERS[kind])
 
     # -- the files --
     def _key(self, path: Path) -> str | None:
@@ -586,7 +641,7 @@ class ProjectRun:
                 self._texts[path] = found.text or ""
                 self._live[path] = found.model
                 self.project.add(found.model, path)
-                key = self._key(path)
+                key = self._key(path) if path not in self.transient else None
                 if key is not None:
                     self.cache.put_facts(key, found.model)
         return found
@@ -613,8 +668,7 @@ class ProjectRun:
         return found
 
     def _mentions(self, path: Path, name: str) -> bool:
-        data = self.data.get(path)
-        return data is not None and re.search(rb"\b%s\b" % re.escape(name.encode()), data) is not None
+        return path in self.data and name.encode() in self._scanned("words", path)
 
     # -- places in other modules --
     def _locate(self, model: ModuleModel, fact) -> Related:
@@ -691,16 +745,18 @@ def check_files(
     cache=None,
     jobs: int = 0,
     context: list[tuple[str, Path, Settings]] | tuple = (),
+    read: Callable[[Path], bytes] | None = None,
 ) -> list[FileResult]:
     """Check ``files`` (display path, path, settings) as one project with ``context``
-    (the rest of its files); results in the same order.
+    (the rest of its files); results in the same order. ``read`` gives a file's bytes
+    (a buffer in place of the file it was read from).
 
     Files that cannot matter are settled on their bytes: in a large tree that is most of
     them. The project's A2A code is checked in this process, or, when there is enough of
     it and more than one job, in a pool of processes that each parse a share of it and
     check that share against the facts of all of it."""
     with _collector_paused():  # the project's models live for the whole run: nothing to collect
-        run = ProjectRun(linter, files, context, fix, cache)
+        run = ProjectRun(linter, files, context, fix, cache, read)
         results: list[FileResult | None] = [run.settled(i) for i in range(len(files))]
         pending = [i for i, r in enumerate(results) if r is None]
         jobs = jobs or available_cpus()
@@ -802,7 +858,6 @@ def lint_source(
     prefilter: bool = True,
 ) -> FileResult:
     """Lint ``source`` as if it were the file ``path``: the library entry point for tests and editors."""
-    from a2alint.config import Layer, Overrides
     from a2alint.registry import load_rules
 
     registry = load_rules()
@@ -812,11 +867,8 @@ def lint_source(
     return linter.check_bytes(source.encode("utf-8"), path, Path(path), settings, fix)
 
 
-def check_text(
-    linter: Linter, text: str, display: str, path: Path, settings: Settings, fix: str | None = None
-) -> FileResult:
-    """Lint ``text`` (an editor's unsaved buffer of ``path``) exactly as :meth:`Linter.check_bytes`
-    lints the file: the text is encoded as the file would be saved, in its declared encoding."""
+def buffer_bytes(text: str) -> bytes:
+    """An editor's buffer as the file would be saved: in its declared encoding."""
     data = text.encode("utf-8")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -824,4 +876,25 @@ def check_text(
             data = text.encode(encoding)  # a coding cookie: the bytes the editor would write
     except (SyntaxError, LookupError, UnicodeEncodeError):
         pass  # check_bytes reports what the interpreter would refuse
-    return linter.check_bytes(data, display, path, settings, fix)
+    return data
+
+
+def lint_project(
+    sources: dict[str, str], *, select: tuple[str, ...] | None = None, preview: bool | None = None,
+    report_unused_noqa: bool = False,
+) -> dict[str, FileResult]:
+    """Lint several modules (relative path -> source) as one project, in a scratch folder:
+    the library entry point for multi-module examples. Results by relative path."""
+    from a2alint.registry import load_rules  # the registry imports the rules, which import this module
+
+    linter = Linter(load_rules(), report_unused_noqa=report_unused_noqa)
+    with tempfile.TemporaryDirectory(prefix="a2alint-project-") as folder:
+        root = Path(folder)
+        settings = Settings(root=root).with_overrides(Overrides(layer=Layer(select=select), preview=preview))
+        files = []
+        for relative, text in sorted(sources.items()):
+            path = root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            files.append((relative, path, settings))
+        return {display: result for (display, _, _), result in zip(files, check_files(linter, files, jobs=1))}

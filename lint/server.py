@@ -2,11 +2,14 @@
 
 One engine: each open Python document is linted with the library calls the
 command line makes (:class:`~a2alint.config.SettingsResolver` for the nearest
-``pyproject.toml`` / ``a2alint.toml`` of the document's path,
-:func:`~a2alint.runner.check_text` on the unsaved buffer, the rules' own fixes
-and ``# noqa`` handling), in a thread pool so that one document never waits on
-another. Diagnostics follow ``didOpen``, ``didChange`` (debounced) and
-``didSave`` and are cleared on ``didClose``.
+``pyproject.toml`` / ``a2alint.toml`` of the document's path, the rules' own fixes
+and ``# noqa`` handling), as a module of its project
+(:class:`~a2alint.workspace.Workspace`: the unsaved buffer in place of its file, the
+other open buffers in place of theirs, the other modules' facts kept in memory), in
+a thread pool so that the editor never waits on it. Diagnostics follow ``didOpen``,
+``didChange`` (debounced) and ``didSave`` and are cleared on ``didClose``; after an
+edit, the open documents that import the edited one or that it imports are linted
+again. A note in another module points at that module's URI.
 
 Client settings (``initializationOptions``, or the ``a2alint`` section of the
 workspace settings, which win) are::
@@ -39,12 +42,13 @@ from pygls.workspace import PositionCodec
 
 from a2alint import __version__
 from a2alint.config import CONFIG_NAMES, ConfigError, Layer, Overrides, Settings, SettingsResolver
-from a2alint.diagnostics import Diagnostic, Edit, Position
+from a2alint.diagnostics import Diagnostic, Edit, Position, Related
 from a2alint.fixes import apply_edits, parses
 from a2alint.registry import load_rules
 from a2alint.reporters import rule_url
-from a2alint.runner import UNPARSABLE, UNUSED_NOQA, FileResult, Linter, check_text
+from a2alint.runner import UNPARSABLE, UNUSED_NOQA, FileResult, Linter
 from a2alint.suppressions import find_noqa
+from a2alint.workspace import Workspace
 
 SOURCE = "a2alint"
 FIX_ALL = "source.fixAll.a2alint"
@@ -195,6 +199,7 @@ class Engine:
     linter: Linter
     resolver: SettingsResolver
     defaults: Settings  # for a document whose config file is broken
+    workspace: Workspace  # the projects the documents are checked in
 
 
 @dataclass(frozen=True)
@@ -228,6 +233,7 @@ class A2ALintServer:
         self.pending: dict[str, asyncio.Task] = {}  # the scheduled lint of each document
         self.running: dict[str, asyncio.Future] = {}  # its lint in the thread pool
         self.results: dict[str, Linted] = {}
+        self.edited: set[str] = set()  # documents whose next lint re-checks their dependents
         self.shown: set[str] = set()  # messages already shown, so a keystroke does not repeat them
         self.shut_down = False
         self.engine = self._new_engine()
@@ -282,11 +288,9 @@ class A2ALintServer:
         except ConfigError as error:
             self.show(f"a2alint: editor settings: {error}; using the configuration files alone")
             overrides = Overrides()
-        return Engine(
-            Linter(self.registry, report_unused_noqa=self.options.report_unused_noqa),
-            SettingsResolver(self.registry, overrides, cwd=self.root),
-            Settings(root=self.root).with_overrides(overrides),
-        )
+        linter = Linter(self.registry, report_unused_noqa=self.options.report_unused_noqa)
+        resolver = SettingsResolver(self.registry, overrides, cwd=self.root)
+        return Engine(linter, resolver, Settings(root=self.root).with_overrides(overrides), Workspace(linter, resolver))
 
     def configure(self) -> None:
         """Take the editor's settings (workspace settings over initializationOptions) and
@@ -362,6 +366,7 @@ class A2ALintServer:
             self.reconfigure()
 
     def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        self.engine.workspace.forget_files()
         if any(Path(urlparse(change.uri).path).name in CONFIG_NAMES for change in params.changes):
             self.reconfigure()
 
@@ -376,13 +381,16 @@ class A2ALintServer:
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         if params.text_document.uri in self.documents:
+            self.edited.add(params.text_document.uri)
             self.schedule(params.text_document.uri, self.options.debounce)
 
     def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
+        self.engine.workspace.forget_files()  # it may be a new module of the project
         if Path(urlparse(uri).path).name in CONFIG_NAMES:
             self.reconfigure()
         elif uri in self.documents:
+            self.edited.add(uri)
             self.schedule(uri, 0)
 
     def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
@@ -447,9 +455,23 @@ class A2ALintServer:
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=linted.diagnostics, version=snapshot.version)
         )
+        if uri in self.edited:  # what rests on this module may have changed with it
+            self.edited.discard(uri)
+            dependents = self.engine.workspace.dependents(snapshot.path)
+            for other in list(self.documents):
+                other_snapshot = self.snapshot(other) if other != uri else None
+                if other_snapshot is not None and other_snapshot.path.resolve() in dependents:
+                    self.schedule(other, 0)
 
     def submit(self, snapshot: Snapshot, fix: str | None = None) -> asyncio.Future:
-        """Start linting ``snapshot`` in the thread pool, under the current configuration."""
+        """Start linting ``snapshot`` in the thread pool, under the current configuration,
+        with the other open documents' buffers in place of their files."""
+        buffers = {}
+        for uri in self.documents:
+            other = self.snapshot(uri)
+            if other is not None:
+                buffers[other.path.resolve()] = other.text
+        self.engine.workspace.buffers = buffers
         return asyncio.get_running_loop().run_in_executor(self.executor, _check, self.engine, snapshot, fix)
 
     async def finish(self, snapshot: Snapshot, future: asyncio.Future) -> Linted | None:
@@ -483,22 +505,30 @@ class A2ALintServer:
         snapshot = self.snapshot(uri)
         return None if snapshot is None else await self.lint(snapshot)
 
+    def location(self, note: Related, snapshot: Snapshot, text: Text) -> types.Location:
+        """Where a note is: in the document (positions in its encoding), or in another
+        module of the project (its own URI; its line, and the column as counted in code points)."""
+        if note.path == snapshot.display:
+            at = text.position(note.line, note.column)
+            return types.Location(uri=snapshot.uri, range=types.Range(start=at, end=at))
+        path = Path(note.path)
+        at = types.Position(line=note.line - 1, character=note.column - 1)
+        return types.Location(uri=(path if path.is_absolute() else self.root / path).as_uri(), range=types.Range(start=at, end=at))
+
     def to_lsp(self, d: Diagnostic, snapshot: Snapshot, text: Text) -> types.Diagnostic:
         message = d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")
         related = None
         if d.related:
             if self.capability("text_document.publish_diagnostics.related_information"):
                 related = [
-                    types.DiagnosticRelatedInformation(
-                        location=types.Location(uri=snapshot.uri, range=types.Range(start=at, end=at)),
-                        message=note.label,
-                    )
+                    types.DiagnosticRelatedInformation(location=self.location(note, snapshot, text), message=note.label)
                     for note in d.related
-                    if note.path == snapshot.display
-                    for at in [text.position(note.line, note.column)]
                 ]
             else:
-                message += "".join(f"\nnote: line {note.line}: {note.label}" for note in d.related)
+                message += "".join(
+                    f"\nnote: {'line ' if note.path == snapshot.display else note.path + ':'}{note.line}: {note.label}"
+                    for note in d.related
+                )
         return types.Diagnostic(
             range=text.range(Position(d.line, d.column), Position(d.end_line, d.end_column)),
             severity=_SEVERITY[d.severity],
@@ -606,7 +636,7 @@ def _check(engine: Engine, snapshot: Snapshot, fix: str | None) -> tuple[FileRes
         settings = engine.defaults
     if settings.is_excluded_with_parents(snapshot.path):
         return FileResult(snapshot.display), problems
-    return check_text(engine.linter, snapshot.text, snapshot.display, snapshot.path, settings, fix), problems
+    return engine.workspace.check(snapshot.display, snapshot.path, snapshot.text, settings, fix), problems
 
 
 def _wants(only: Sequence[str] | None, kind: str) -> bool:

@@ -452,6 +452,8 @@ class Analysis:
         self._effects: dict[tuple, list] = {}
         self._elements: dict[tuple, frozenset] = {}
         self._registrations: dict[int, Call | None] = {}
+        self._chains: dict[tuple, list[Call]] = {}
+        self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
 
@@ -473,6 +475,13 @@ class Analysis:
                 self._models[id(candidate.scopes[0])] = candidate
             model = self._models[id(root)]
         return model
+
+    def _near(self, model: ModuleModel, scope: Scope) -> bool:
+        """Whether code in ``scope`` can reach what ``model`` defines: it is in that module
+        or in one within reach of it in the import graph (a module that imports neither it
+        nor anything that does cannot call it, store into its objects or subclass it)."""
+        other = self.model_of(scope)
+        return other is model or self.project.near(model, other)
 
     def values(self, scope: Scope) -> ScopeValues:
         found = self._values.get(id(scope))
@@ -524,7 +533,11 @@ class Analysis:
         return found
 
     def subclasses(self, cls: ClassFacts) -> list[ClassFacts]:
-        return [other for other in self._index().by_base.get(cls.name, ()) if other is not cls and cls in self.bases(other)]
+        home = self.model_of_class(cls)
+        return [
+            other for other in self._index().by_base.get(cls.name, ())
+            if other is not cls and (other.scope is None or self._near(home, other.scope)) and cls in self.bases(other)
+        ]
 
     # -- names --
     def symbol(self, model: ModuleModel, text: str, scope: Scope | None = None, depth: int = 0) -> Target | None:
@@ -820,7 +833,10 @@ class Analysis:
 
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
         """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
+        home = self.model_of_class(cls)
         for bind, owner in self._index().stores.get(name, ()):
+            if not self._near(home, bind.scope):
+                continue
             values = self.values(bind.scope)
             if any(a[0] == TYPE and a[1] is cls for a in values.at(owner, bind)):
                 yield values, bind
@@ -1304,6 +1320,15 @@ class Analysis:
     def chain(self, call: Call, role: str) -> list[Call]:
         """The calls from ``call`` down to the one that plays ``role``, through project
         functions: ``[call]`` when it plays it itself, ``[]`` when nothing does."""
+        memo = (id(call), role)
+        found = self._chains.get(memo)
+        if found is None:
+            found = self._chain(call, role)
+            if not self.deciding and not self._resolving:  # an answer given mid-cycle is not final
+                self._chains[memo] = found
+        return found
+
+    def _chain(self, call: Call, role: str) -> list[Call]:
         if role in self.roles(call):
             return [call]
         target = self.project_function(call)
@@ -1333,15 +1358,21 @@ class Analysis:
             names += ["cls", "super", "__init__"]
         before = len(self.project.models())
         self.project.importers(model, names)
-        if len(self.project.models()) != before:
-            for candidate in self.project.models():
+        loaded = self.project.models()
+        if len(loaded) != before:
+            for candidate in loaded:
                 self._models[id(candidate.scopes[0])] = candidate
+        known = self._callers.get(id(scope))
+        if known is not None and known[0] == len(loaded):
+            return known[1]  # asked before, and no module was loaded since
         by_name = self._index().calls
         found = []
         for name in names:
             for call in by_name.get(name, ()):
-                if any(t.function is scope for t in self.targets(call)):
+                if self._near(model, call.scope) and any(t.function is scope for t in self.targets(call)):
                     found.append(call)
+        if not self.deciding and not self._resolving:
+            self._callers[id(scope)] = (len(loaded), found)
         return found
 
     def registration(self, scope: Scope) -> Call | None:
@@ -1352,7 +1383,10 @@ class Analysis:
         self._registrations[id(scope)] = None
         found = None
         if scope.is_function:
+            model = self.model_of(scope)
             for call in self._index().passed.get(scope.name, ()):
+                if not self._near(model, call.scope):
+                    continue
                 consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
                     a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments
                 )

@@ -118,6 +118,22 @@ async def probe_cancel(http, url, first, message):
     ]
     INVALID = [
         """
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.types import Message, Part, Role, TextPart
+
+async def delegate_turn(url, text, task_id):  # one turn; with task_id set it continues a task
+    async with httpx.AsyncClient() as http:
+        card = await A2ACardResolver(http, url).get_agent_card()  # expect: AC101
+        if card.security and not card.security_schemes:
+            raise RuntimeError("auth mismatch")
+        client = ClientFactory(ClientConfig(httpx_client=http)).create(card)
+        msg = Message(role=Role.user, message_id="m", task_id=task_id, parts=[Part(root=TextPart(text=text))])
+        async for event in client.send_message(msg):
+            last = event
+        return last
+""",
+        """
 from a2a.client import A2ACardResolver
 from a2a.types import Message
 

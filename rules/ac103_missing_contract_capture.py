@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from a2alint.flow import Flow, Origin, api_named, flow_of, in_sdk_client, runs_before
 from a2alint.model import Call, ModuleModel, Scope
-from a2alint.rule import Note, Rule
+from a2alint.rule import Files, Note, Rule
 
 _EVIDENCE_WORDS = ("contract_hash", "contract_digest", "card_hash", "digest", "fingerprint")
 
@@ -58,6 +58,69 @@ class MissingContractCapture(Rule):
     severity = "warning"
 
     VALID = [
+        Files({
+            "contracts.py": """
+import hashlib, json
+
+def contract_hash(card: dict) -> str:
+    contract = {k: card.get(k) for k in ("protocolVersion", "securitySchemes", "security")}
+    return hashlib.sha256(json.dumps(contract, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+""",
+            "session.py": """
+import httpx
+
+from contracts import contract_hash
+
+class Session:  # the contract is frozen when the session is made, handed in through cls(...)
+    def __init__(self, http: httpx.Client, url: str, contract: str):
+        self._http, self._url, self._contract = http, url, contract
+
+    @classmethod
+    def connect(cls, base_url: str) -> "Session":
+        http = httpx.Client()
+        card = http.get(base_url + "/.well-known/agent-card.json").json()
+        return cls(http, card["url"], contract_hash(card))
+
+    def ask(self, text: str) -> dict:
+        message = {"role": "user", "parts": [{"kind": "text", "text": text}], "messageId": "m1"}
+        body = {"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                "params": {"message": message, "metadata": {"contract": self._contract}}}
+        return self._http.post(self._url, json=body).json()
+""",
+        }),
+        """
+import hashlib, json
+import requests
+
+SENDS = frozenset({"message/send", "message/stream"})  # a set of method names sends nothing
+
+def label(payload: dict) -> str:
+    return payload.get("method") or "tasks/sendSubscribe"  # a default string is no call
+
+def check(payload: dict) -> bool:
+    return payload.get("method") in SENDS
+""",
+        """
+import hashlib, json
+from urllib.parse import urljoin
+import requests
+
+class JsonRpc:  # a generic transport: it posts whatever method it is handed
+    def __init__(self, url: str):
+        self.url = url
+
+    def call(self, method: str, params: dict) -> dict:
+        return requests.post(self.url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).json()
+
+def stream_url(base: str) -> str:
+    return urljoin(base, "/message:stream")  # only builds a URL
+
+def ask(rpc: JsonRpc, card: dict, text: str) -> dict:
+    contract = {k: card.get(k) for k in ("protocolVersion", "securitySchemes", "security")}
+    digest = hashlib.sha256(json.dumps(contract, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    message = {"role": "user", "parts": [{"kind": "text", "text": text}], "messageId": "m1"}
+    return rpc.call("message/send", {"message": message, "metadata": {"contract_digest": digest}})
+""",
         """
 import hashlib, json
 from a2a.client import A2ACardResolver, ClientFactory
@@ -125,6 +188,36 @@ def notify(bot: SlackBot):
 """,
     ]
     INVALID = [
+        Files({
+            "connection.py": """
+import httpx
+from a2a.client import A2AClient
+from a2a.types import AgentCard, SendMessageRequest
+
+class RemoteAgentConnection:  # a thin wrapper: it passes on the request it is given
+    def __init__(self, card: AgentCard, url: str):
+        self.agent_client = A2AClient(httpx.AsyncClient(), agent_card=card, url=url)
+
+    async def send_message(self, request: SendMessageRequest):
+        return await self.agent_client.send_message(request)
+""",
+            "host.py": """
+from uuid import uuid4
+
+from a2a.types import MessageSendParams, SendMessageRequest
+
+from connection import RemoteAgentConnection
+
+class RoutingAgent:
+    def __init__(self, connections: dict[str, RemoteAgentConnection]):
+        self.conns = connections
+
+    async def send_message(self, agent_name: str, task: str):  # the LLM's tool
+        payload = {"message": {"role": "user", "parts": [{"kind": "text", "text": task}], "messageId": uuid4().hex}}
+        request = SendMessageRequest(id=uuid4().hex, params=MessageSendParams.model_validate(payload))
+        return await self.conns[agent_name].send_message(request)  # expect: AC103
+""",
+        }),
         """
 from a2a.client import A2ACardResolver, create_client
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from a2alint.flow import Flow, api_named, call_reads, flow_of, runs_before
 from a2alint.model import Call, ModuleModel
-from a2alint.rule import Note, Rule
+from a2alint.rule import Files, Note, Rule
 
 VALIDATOR_WORDS = ("etag", "if-none-match", "if_none_match", "last-modified", "last_modified", "if-modified-since")
 
@@ -188,6 +188,38 @@ class CardCache:
 """,
     ]
     INVALID = [
+        Files({
+            "client.py": """
+import httpx
+
+class PeerClient:
+    def __init__(self, base_url: str):
+        self.base_url = base_url.rstrip("/")
+        self.http = httpx.Client()
+
+    def get_agent_card(self) -> dict:
+        return self.http.get(f"{self.base_url}/.well-known/agent-card.json").json()
+""",
+            "remote.py": """
+import time
+
+from client import PeerClient
+
+class RemoteAgent:
+    def __init__(self, a2a_client: PeerClient, ttl: float = 300.0):
+        self.a2a_client = a2a_client
+        self.ttl = ttl
+        self._cached = None
+
+    def card(self) -> dict:
+        now = time.monotonic()
+        if self._cached and now - self._cached[1] < self.ttl:
+            return self._cached[0]
+        card = self.a2a_client.get_agent_card()  # expect: AC104
+        self._cached = (card, now)
+        return card
+""",
+        }),
         """
 import asyncio
 from a2a.client import A2ACardResolver

@@ -5,7 +5,7 @@ import re
 import libcst as cst
 
 from a2alint.flow import Flow, flow_of
-from a2alint.model import Call, Fact, ModuleModel, Scope, dotted
+from a2alint.model import Call, Fact, ModuleModel, Scope, child_nodes, dotted
 from a2alint.rule import Note, Rule
 
 STATE_SETTER = re.compile(r"^(set_(task_)?state|update_task_state|mark_\w+|transition\w*)$")
@@ -70,6 +70,27 @@ async def on_status(event, task):
 """,
     ]
     INVALID = [
+        """
+from dataclasses import dataclass
+from a2a.types import TaskState
+from a2a.utils.signing import create_signature_verifier
+
+@dataclass
+class Ledger:  # a record of this code's own naming: its state field is a task state
+    remote_id: str
+    state: TaskState = TaskState.submitted
+
+def settle(rows: list[Ledger], extra: list[dict], held_card, key_provider):
+    verify = create_signature_verifier(key_provider, ["ES256"])
+    try:
+        verify(held_card)
+    except Exception:
+        return
+    for row in rows:
+        row.state = TaskState.working  # expect: AC201
+    for rec in extra:
+        rec["state"] = "working"  # expect: AC201
+""",
         """
 from a2a.types import TaskState
 from a2a.utils.signing import create_signature_verifier
@@ -166,5 +187,5 @@ def _card_read(node: cst.CSTNode, cards: set[str]) -> cst.CSTNode | None:
         key = dotted(current)
         if key is not None and any(key == card or key.startswith(card + ".") for card in cards):
             return current
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return None

@@ -102,6 +102,22 @@ async def fetch(resolver: A2ACardResolver):
                 raise
             await asyncio.sleep(1)
 """,
+        """
+import time
+import httpx
+
+def poll(base_url, task_id):  # re-reads the card (AC101, AC104), then polls the task
+    card = httpx.get(f"{base_url}/.well-known/agent-card.json").json()
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": task_id}}
+    return httpx.post(card["url"], json=body).json()["result"]
+
+def wait(base_url, task_id):
+    while True:  # ends on the task's state, not on the card: a poll, not a retry of the fetch
+        task = poll(base_url, task_id)
+        if task["status"]["state"] in ("completed", "failed", "canceled"):
+            return task
+        time.sleep(2)
+""",
     ]
     INVALID = [
         """
@@ -137,6 +153,8 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
                 )
                 if fetch is None or not self._exits_on_success(scope, loop, fetch) or self._bounded(flow, scope, loop):
                     continue
+                if flow.reaches_a_task(fetch):
+                    continue  # a poll of the task that re-reads the card each pass (AC101/AC104), not a retry
                 chain = flow.chain(fetch, "card-fetch")
                 if len(chain) > 1:
                     notes = [Note(fetch.node, f"calls {fetch.callee}(), which fetches the card: the fetch this loop retries")]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-import textwrap
 from pathlib import Path
 
 import hypothesmith
@@ -19,17 +18,18 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from a2alint.cli import main
 from a2alint.fixes import split_lines
 from a2alint.registry import load_rules
-from a2alint.rule import Invalid
+from a2alint.rule import example_sources
 
 #: Every rule, every engine check, in one process; no cache and no configuration file.
 ARGS = ("check", "--isolated", "--no-cache", "--jobs", "1", "--format", "json", "--select", "ALL", "--preview", "--report-unused-noqa")
 #: Makes a generated module reach the parser and the rules.
 A2A = "from a2a.client import A2ACardResolver\n"
 EXAMPLES = [
-    textwrap.dedent(example.source if isinstance(example, Invalid) else example)
+    source
     for rule in load_rules().values()
     for kind in ("VALID", "INVALID")
     for example in getattr(rule, kind)
+    for source in example_sources(example)
 ]
 FUZZ = settings(
     max_examples=60,

@@ -6,7 +6,6 @@ import multiprocessing
 import os
 import shutil
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from test_rule_examples import RULES
 from a2alint.apimodel import PACKAGE_WORDS, may_matter
 from a2alint.config import Settings
 from a2alint.registry import load_rules
-from a2alint.rule import Invalid
+from a2alint.rule import example_sources
 from a2alint import positions, runner
 from a2alint.runner import MIN_FILES_PER_POOL, lint_source
 
@@ -27,7 +26,7 @@ SOURCES = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "c
 def _rule_examples():
     for rule in RULES.values():
         for example in (*rule.VALID, *rule.INVALID):
-            yield textwrap.dedent(example.source if isinstance(example, Invalid) else example)
+            yield from example_sources(example)
 
 
 def _shape(result):

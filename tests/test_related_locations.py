@@ -17,8 +17,8 @@ import pytest
 from test_output_formats import GITHUB_LINE, sarif_schema_errors
 from test_rule_examples import RULES
 
-from a2alint.rule import Invalid, Note, Rule
-from a2alint.runner import lint_source
+from a2alint.rule import Files, Invalid, Note, Rule
+from a2alint.runner import lint_project, lint_source
 from conftest import write
 
 FLOW_RULES = ("AC101", "AC102", "AC103", "AC104", "AC105", "AC106", "AC201", "AC202")
@@ -497,8 +497,13 @@ def test_ac107_names_the_digest_a_dumps_or_str_feeds_through_a_variable_but_not_
     [pytest.param(RULES[c], e, id=f"{c}-{i}") for c in FLOW_RULES for i, e in enumerate(RULES[c].INVALID)],
 )
 def test_every_flow_finding_in_the_rule_examples_has_related_locations(rule, example):
-    text = example.source if isinstance(example, Invalid) else example
-    for diagnostic in lint_source(textwrap.dedent(text), select=(rule.code,)).diagnostics:
+    if isinstance(example, Files):
+        text = "\n".join(example.files.values())
+        results = lint_project({p: textwrap.dedent(t) for p, t in example.files.items()}, select=(rule.code,)).values()
+    else:
+        text = example.source if isinstance(example, Invalid) else example
+        results = [lint_source(textwrap.dedent(text), select=(rule.code,))]
+    for diagnostic in (d for result in results for d in result.diagnostics):
         nothing_to_show = rule.code == "AC103" and "card" not in text and "client" not in text  # a bare httpx.post
         assert diagnostic.related or nothing_to_show, f"{rule.code} at line {diagnostic.line} shows no evidence"
         assert "{line:" not in diagnostic.suggestion

@@ -12,8 +12,8 @@ import textwrap
 import pytest
 
 from a2alint.registry import load_rules
-from a2alint.rule import Invalid
-from a2alint.runner import lint_source
+from a2alint.rule import Files, Invalid
+from a2alint.runner import lint_project, lint_source
 
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
 RULES = load_rules()
@@ -40,22 +40,35 @@ def lint(rule, source: str, **kwargs):
     )
 
 
+def lint_files(rule, example: Files) -> dict:
+    sources = {path: textwrap.dedent(text) for path, text in example.files.items()}
+    return lint_project(sources, select=(rule.code,), report_unused_noqa=rule.code == "AC001")
+
+
 @pytest.mark.parametrize("rule, example", list(cases("VALID")))
 def test_valid_example_is_silent(rule, example):
-    result = lint(rule, example)
-    assert [(d.line, d.code, d.message) for d in result.diagnostics] == []
-    assert result.errors == []
+    results = lint_files(rule, example).values() if isinstance(example, Files) else [lint(rule, example)]
+    for result in results:
+        assert [(d.path, d.line, d.code, d.message) for d in result.diagnostics] == []
+        assert result.errors == []
 
 
 @pytest.mark.parametrize("rule, example", list(cases("INVALID")))
 def test_invalid_example_reports_marked_lines(rule, example):
-    source = example.source if isinstance(example, Invalid) else example
-    result = lint(rule, source)
-    assert result.errors == []
-    got = sorted((d.line, d.code) for d in result.diagnostics)
-    assert got == expected(textwrap.dedent(source)), [d.message for d in result.diagnostics]
-    for diagnostic in result.diagnostics:
-        assert diagnostic.message and diagnostic.suggestion, "every finding says what and how to fix it"
+    if isinstance(example, Files):
+        results = lint_files(rule, example)
+        sources = {path: textwrap.dedent(text) for path, text in example.files.items()}
+    else:
+        source = example.source if isinstance(example, Invalid) else example
+        results = {"example.py": lint(rule, source)}
+        sources = {"example.py": textwrap.dedent(source)}
+    for path, result in results.items():
+        assert result.errors == []
+        got = sorted((d.line, d.code) for d in result.diagnostics)
+        assert got == expected(sources[path]), (path, [d.message for d in result.diagnostics])
+        for diagnostic in result.diagnostics:
+            assert diagnostic.message and diagnostic.suggestion, "every finding says what and how to fix it"
+    assert any(expected(text) for text in sources.values()), "an INVALID example marks at least one finding"
 
 
 @pytest.mark.parametrize("rule, example", [c for c in cases("INVALID") if isinstance(c.values[1], Invalid) and c.values[1].fixed])

@@ -26,7 +26,7 @@ pytest.importorskip("pygls.lsp.server", reason="the lsp extra (pygls 2) is not i
 
 from a2alint.registry import load_rules  # noqa: E402
 from a2alint.reporters import rule_url  # noqa: E402
-from a2alint.rule import Invalid  # noqa: E402
+from a2alint.rule import Files, Invalid  # noqa: E402
 from a2alint.runner import lint_source  # noqa: E402
 from conftest import FIXABLE, FIXABLE_AT  # noqa: E402
 from conftest import FIXED as FIXED_SOURCE  # noqa: E402
@@ -489,3 +489,40 @@ def test_other_files_are_not_linted(client: LspClient, workspace: Path):
 
 def test_shutdown_and_exit_cleanly(client: LspClient):
     assert client.close() == 0
+
+
+# --- the project around a document --------------------------------------------------------
+
+
+def ttl_cache_project() -> dict[str, str]:
+    """AC104's two-module example: the GET in ``client.py``, the TTL cache in ``remote.py``."""
+    example = next(e for e in load_rules()["AC104"].INVALID if isinstance(e, Files))
+    return {name: textwrap.dedent(text) for name, text in example.files.items()}
+
+
+def test_a_document_is_checked_with_its_project_and_its_dependents_follow_an_edit(tmp_path: Path):
+    sources = ttl_cache_project()
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    remote, client_module = tmp_path / "remote.py", tmp_path / "client.py"
+    server = LspClient(tmp_path)
+    try:
+        server.initialize(tmp_path, {"debounce": DEBOUNCE, "select": ["AC104"]})
+        published = server.open(remote, sources["remote.py"])["diagnostics"]
+        assert [d["code"] for d in published] == ["AC104"]
+        related = {item["location"]["uri"]: item for item in published[0]["relatedInformation"]}
+        assert set(related) == {remote.as_uri(), client_module.as_uri()}, "the fetch is shown where it is, in client.py"
+        fetch_line = next(i for i, line in enumerate(sources["client.py"].splitlines()) if ".json()" in line)
+        assert related[client_module.as_uri()]["location"]["range"]["start"]["line"] == fetch_line
+
+        server.open(client_module, sources["client.py"])
+        since = server.mark()
+        pinned = sources["client.py"].replace(
+            'return self.http.get(f"{self.base_url}/.well-known/agent-card.json").json()',
+            'return {"name": "pinned", "url": self.base_url}',
+        )
+        server.change(client_module, 2, pinned)
+        # remote.py was not edited: its finding goes because the unsaved client.py no longer fetches
+        assert server.diagnostics(remote, 1, since)["diagnostics"] == []
+    finally:
+        server.close()
