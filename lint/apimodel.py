@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from typing import TYPE_CHECKING
 
-from a2alint.model import ModuleModel
+if TYPE_CHECKING:
+    from a2alint.model import ModuleModel
 
 # --- packages --------------------------------------------------------------------------
 
@@ -29,6 +31,11 @@ A2A_PACKAGES = {
     "google.adk.a2a": "adk",
     "crewai.a2a": "crewai",
 }
+#: HTTP client libraries, by top-level module.
+HTTP_PACKAGES = ("httpx", "requests", "aiohttp", "urllib", "urllib3")
+#: Top-level names of the packages the API model knows: a folder of the project with one
+#: of these names is that package only when imported by its path from the project root.
+MODELLED_PACKAGES = frozenset({name.split(".")[0] for name in A2A_PACKAGES} | set(HTTP_PACKAGES))
 _FUNCTIONS = {
     "create_client", "create_signature_verifier", "fetch_agent_card", "afetch_agent_card",
     "send_message", "minimal_agent_card", "verify_agent_card_signature", "parse_agent_card",

@@ -10,7 +10,7 @@ that a skill is missing?". Answers rest on where values come from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -54,7 +54,17 @@ UPDATER_TYPES = frozenset({"a2a:TaskUpdater"})
 FAILED_STATES = frozenset({"failed", "canceled", "cancelled", "rejected"})
 #: Time sources an expiry check compares with.
 _CLOCKS = ("time.time", "time.monotonic", ".now", ".utcnow", "time.perf_counter", "loop.time")
-EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "fetched", "refresh", "deadline"}
+EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "refresh", "deadline"}
+#: Packages whose decorators cache a function's results.
+_CACHE_PACKAGES = frozenset({"functools", "cachetools", "asyncache", "aiocache", "async_lru"})
+#: Methods that keep what they are given (a dict's, a list's, a cache library's).
+STORE_METHODS = frozenset({"set", "put", "add", "append", "store", "save", "update", "setdefault", "insert", "push"})
+#: Calls that make a task or an id on the client side, not one the server created.
+LOCAL_ID_MINTS = frozenset({"a2a:utils.new_task", "a2a:utils.task.new_task", "a2a:types.Task", "uuid.uuid4", "uuid.uuid1"})
+#: Methods that change the container they are called on (``routes.clear()``).
+MUTATING_METHODS = STORE_METHODS | {"clear", "pop", "popitem", "remove", "discard", "extend", "delete"}
+#: ``fetched_at``, ``loaded_ts``: when the card was read (compared with the clock).
+_WHEN_WORDS = ({"fetched", "loaded", "cached", "updated", "stored"}, {"at", "ts", "time", "when"})
 
 
 def flow_of(model: ModuleModel) -> "Flow":
@@ -102,6 +112,8 @@ class Anchor:
     #: handler of its updates, or deciding a call that acts on the submitted task (not
     #: merely after an earlier send).
     live: bool = False
+    #: ``node`` runs before the point (an earlier send, the stream it iterates), not after it.
+    before: bool = False
 
     def notes(self) -> list[tuple[object, str]]:
         return [(self.node, self.label), *self.via]
@@ -326,6 +338,12 @@ class Flow:
         chain = self.chain(fetch, "card-fetch")
         found = {fetch, *chain}
         found |= {a[1] for a in self.result(fetch) if a[0] in CARD_KINDS or a[0] == CLIENT}
+        values = self.analysis.values(fetch.scope)
+        for call in self.analysis.card_builders(fetch.scope):  # `listing = AgentCard(**json.loads(result.content[0].text))`
+            if call.order > fetch.order and any(
+                a[0] in CARD_KINDS and a[1] is fetch for a in self.analysis.resolve(values.arguments(call))
+            ):
+                found.add(call)
         return found
 
     def from_fetch(self, scope: Scope, fetch: Call) -> frozenset[str]:
@@ -334,6 +352,11 @@ class Flow:
         return self.keys_holding(scope, lambda a, o=frozenset(map(id, origins)): (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in o)
 
     def depends_on_fetch(self, expr: Expr, fact: Fact, fetch: Call) -> bool:
+        """The value of ``expr`` at ``fact`` comes from the card ``fetch`` yields (not from
+        the status of the response it came in: ``if r.status_code == 200``)."""
+        read = expr.reads | expr.derived
+        if read and not expr.calls and all(key.rsplit(".", 1)[-1] in STATUS_FIELDS for key in read):
+            return False
         origins = {id(o) for o in self.fetched_origins(fetch)}
         return any(c is fetch for c in expr.calls) or any(
             (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in origins for a in self.expr_atoms(expr, fact)
@@ -361,7 +384,29 @@ class Flow:
             return True
         if scope is not None and root in self.analysis.values(scope).locals:
             return False
-        return root in {t for b in self.model.scopes[0].binds for t in b.targets}
+        model = self.analysis.model_of(scope) if scope is not None else self.model
+        return root in {t for b in model.scopes[0].binds for t in b.targets}
+
+    def keeps(self, call: Call, kept: Iterable[str]) -> bool:
+        """``call`` stores what ``kept`` holds beyond its function: a method of a lasting
+        object given it (``self._cache.set(url, card)``), or a project function that
+        stores the parameter it is given (``_cache_set(url, card)``)."""
+        kept = set(kept)
+        if not any(a.value.reads_any(kept) for a in call.arguments):
+            return False
+        target = self.analysis.project_function(call)
+        if target is None:  # a cache object out of sight, by what its method does
+            return call.method in STORE_METHODS and bool(call.receiver) and self.outlives_the_call(call.receiver, call.scope)
+        function = target.function
+        offset = self.analysis.offset(call, function)
+        given = {
+            p.name for p in function.params
+            if (arg := call.argument(p.index - offset, p.name)) is not None and arg.value.reads_any(kept)
+        }
+        return any(
+            bind.value.reads_any(given) and any(self.outlives_the_call(t, function) for t in bind.targets)
+            for bind in function.binds
+        )
 
     @staticmethod
     def bound_to(call: Call) -> str | None:
@@ -487,17 +532,31 @@ class Flow:
         return None
 
     # -- submission: runs after the task was submitted --
-    def continuation(self, send: Call, at: Fact | None = None) -> bool:
+    def continuation(self, send: Call, at: Fact | None = None, arguments: Iterable | None = None) -> bool:
         """The message ``send`` sends carries a task id: it continues a task the server
         already created (A2A v1.0 §3.4.2), so whatever decides it runs after submission.
         ``at``: on the paths through that earlier point only (``if slot.get("ref"): ...
-        else: card = fetch()`` does not continue ``slot["ref"]`` where it is unset)."""
+        else: card = fetch()`` does not continue ``slot["ref"]`` where it is unset).
+        ``arguments``: the arguments that make the message (all of them by default)."""
         values = self.analysis.values(send.scope)
-        sources = [found for arg in send.arguments for found in _task_ids(values, arg.value, send, 4)]
+        given = send.arguments if arguments is None else arguments
+        sources = [
+            found for arg in given for found in _task_ids(values, arg.value, send, 4)
+            if not self._minted_here(values, found, send)
+        ]
         if at is None or not sources:
             return bool(sources)
         unset = self._unset_at(at)
         return any(not keys or not keys <= unset or _rebound(values, keys, at, send) for keys in sources)
+
+    def _minted_here(self, values, keys: frozenset[str], send: Call) -> bool:
+        """The task id is one the client made up (``task = new_task(msg)``, ``uuid4()``):
+        not a task the server created, whatever the message calls it."""
+        roots = {key.split(".")[0] for key in keys}
+        binds = [b for root in roots for b in values.reaching(root, send)[0]]
+        return bool(roots) and bool(binds) and all(
+            any(self.qualified(c) in LOCAL_ID_MINTS for c in b.value.calls) for b in binds
+        )
 
     def _unset_at(self, fact: Fact) -> set[str]:
         """Keys that are false (unset, ``None``) wherever ``fact`` runs, by its guards."""
@@ -512,6 +571,61 @@ class Flow:
                 found |= set(shape[2])
         return found
 
+    def decorator_cache(self, scope: Scope) -> str | None:
+        """How a caching decorator keeps what ``scope`` returns: ``"forever"``
+        (``functools.lru_cache``/``cache``, ``async_lru.alru_cache()``, ``aiocache.cached()``
+        without a ttl) or ``"expires"`` (a ttl: ``@cached(ttl=300)``, cachetools'
+        ``ttl_cache``, ``cached(TTLCache(...))``, or an ``lru_cache`` whose callers pass the
+        clock, ``time.time() // ttl``); None when it is not cached."""
+        imports = self.analysis.model_of(scope).imports
+        for name in scope.decorators:
+            root = name.split(".")[0]
+            qualified = imports.get(root, root) + name[len(root):]
+            package, last = qualified.split(".")[0], qualified.rsplit(".", 1)[-1]
+            if package not in _CACHE_PACKAGES:
+                continue
+            call = next((c for c in scope.decorator_calls if c.callee == name), None)
+            keywords = {a.keyword for a in call.arguments} if call is not None else set()
+            if last == "ttl_cache" or "ttl" in keywords or (call is not None and any("TTL" in (c.callee or "") for c in call.args.calls)):
+                return "expires"
+            if last in ("lru_cache", "cache", "alru_cache", "cached", "cached_property"):
+                clocked = any(
+                    (inner.callee or "").endswith(_CLOCKS) for caller in self.callers(scope) for inner in caller.args.calls
+                )
+                return "expires" if clocked else "forever"
+        return None
+
+    def served_from_cache(self, chain: list[Call], anchor: Anchor | None = None) -> bool:
+        """The card a fetch down ``chain`` yields comes out of a cache that never reads it
+        again: a function on the way (or the one that fetches) is cached for good by a
+        decorator, or keeps the card on its object or in a module table with no expiry
+        check (a fetch-once memo). A cache that expires re-reads it, and so does not count.
+        ``anchor``: the callers between the submission and the fetch count too, when one
+        fetches only while its table lacks the entry (``if role not in self._cards:``)."""
+        kinds = [self.decorator_cache(step.scope) for step in chain]
+        if "expires" in kinds:
+            return False
+        if "forever" in kinds:
+            return True
+        if any(self.caches(step) and not self._expires(step) for step in chain[1:]):
+            return True
+        callers = [node for node, _ in anchor.via if isinstance(node, Call)] if anchor is not None else []
+        return any(self.memoizes(step) for step in callers)
+
+    def _expires(self, fetch: Call) -> bool:
+        return any(self.checks_expiry(test) for test, _ in self.guards(fetch, conditional=True))
+
+    def memoizes(self, fetch: Call) -> bool:
+        """``fetch`` runs only while the lasting place it fills is empty and never expires:
+        ``if role not in self._cards: self._cards[role] = await discover(...)``."""
+        if not self.caches(fetch) or self._expires(fetch):
+            return False
+        scope = fetch.scope
+        return any(
+            any(self.outlives_the_call(key, scope) for key in test.expr.keys)
+            for test, _ in self.guards(fetch, conditional=True)
+        )
+
     def acts_on_task(self, call: Call, at: Fact | None = None) -> str | None:
         """What ``call`` does to a task that already exists: continues it, polls it,
         cancels it or subscribes to it (each needs a task the server created). Through a
@@ -522,17 +636,61 @@ class Flow:
             if not chain:
                 continue
             inner = chain[-1]
-            if role == "send" and not (self.continuation(inner, at) if inner.scope is call.scope else self.continuation(inner) or self.continuation(call, at)):
+            if role == "send" and not self.continues(call, at, chain):
                 continue
             if len(chain) > 1 and not self._handed_in(inner):
                 continue
             return what
         return None
 
+    def continues(self, call: Call, at: Fact | None = None, chain: list[Call] | None = None) -> bool:
+        """``call`` sends a message that continues a task: itself, or through project
+        functions down to the send (the task id given to them, or set on the way)."""
+        chain = chain or self.chain(call, "send")
+        if len(chain) <= 1 or chain[-1].scope is call.scope:
+            return self.continuation(chain[-1] if chain else call, at)
+        if self.continuation(call, at, self._sent_arguments(call, chain)):
+            return True
+        return self.continuation(chain[-1]) and self._passes_task_id(chain)
+
+    def _sent_arguments(self, call: Call, chain: list[Call]) -> list:
+        """The arguments of ``call`` (into a project function) that reach the send down
+        ``chain``: a message it is given, not a trace or a logger that also names a task."""
+        callee = chain[1].scope
+        offset = self.analysis.offset(call, callee)
+        found = []
+        for param in callee.params:
+            arg = call.argument(param.index - offset, param.name)
+            if arg is not None and chain[1].args.reads_any(self.derived(callee, keys=[param.name]).keys()):
+                found.append(arg)
+        return found
+
+    def _passes_task_id(self, chain: list[Call]) -> bool:
+        """The task id the send at the end of ``chain`` carries is given to its function by
+        the call before it (``take_turn(session, reply, task_id=task_id)``), or set inside
+        it; not when that call leaves it out (``take_turn(session, opening)``: a new task)."""
+        inner, into = chain[-1], chain[-2]
+        values = self.analysis.values(inner.scope)
+        sources = [keys for arg in inner.arguments for keys in _task_ids(values, arg.value, inner, 4)]
+        params = {key.split(".")[0] for keys in sources for key in keys} & set(values.params)
+        if not params:
+            return True
+        offset = self.analysis.offset(into, inner.scope)
+        for name in params:
+            param = values.params[name]
+            given = into.argument(param.index - offset, param.name)
+            if given is not None and not given.none:
+                return True
+        return False
+
     def _handed_in(self, call: Call) -> bool:
-        """Something ``call`` is given comes from its function's parameters."""
+        """Something ``call`` is given comes from its function's parameters: what it sends,
+        or the task id of the message it builds (``Message(task_id=task_id, ...)``)."""
         values = self.analysis.values(call.scope)
-        return any(a[0] == "param" for arg in call.arguments for a in values.expr(arg.value, call))
+        if any(a[0] == "param" for arg in call.arguments for a in values.expr(arg.value, call)):
+            return True
+        sources = [keys for arg in call.arguments for keys in _task_ids(values, arg.value, call, 4)]
+        return any(key.split(".")[0] in values.params for keys in sources for key in keys)
 
     def submission(self, fact: Fact, depth: int = CALLER_DEPTH) -> Anchor | None:
         """Why ``fact`` runs after a task was submitted, or None if it need not."""
@@ -550,7 +708,7 @@ class Flow:
             if frame.kind == "for" and branch == "body":
                 stream = self._loop_iter_call(scope, frame, ("send", "subscribe"))
                 if stream is not None:
-                    return Anchor(stream, "submits the task and iterates its stream", is_send=True, scope=scope, live=True)
+                    return Anchor(stream, "submits the task and iterates its stream", is_send=True, scope=scope, live=True, before=True)
             if frame.kind in ("for", "while") and branch == "body":
                 poll = next((c for c in scope.calls if in_loop_body(c, frame) and self.chain(c, "get-task")), None)
                 if poll is not None:
@@ -559,11 +717,11 @@ class Flow:
             if send is not fact and send.node is not fact.node and runs_before(send, fact):
                 if not any(c is send for c in getattr(fact, "args", Expr()).calls):
                     later = send.order > fact.order
-                    continues = self.continuation(self.effective(send, "send") or send) or self.continuation(send)
+                    continues = self.continues(send)
                     label = "task submitted here" + (" (on an earlier iteration)" if later else "")
                     if continues and later:
                         label = "continues the submitted task here (on an earlier iteration)"
-                    return Anchor(send, label, is_send=True, scope=scope, live=later and continues)
+                    return Anchor(send, label, is_send=True, scope=scope, live=later and continues, before=True)
         for call in scope.calls:  # ahead of a call on a task that exists: a continuation, a poll
             if call.order > fact.order and call is not fact and runs_before(fact, call):
                 what = self.acts_on_task(call, fact)
@@ -576,10 +734,26 @@ class Flow:
             callers = self.callers(scope)
             for caller in callers:
                 upstream = self.submission(caller, depth - 1)
+                if upstream is not None and self._set_by(upstream, caller):
+                    continue  # `if self._client is None: self.connect()` after a send through self._client
                 if upstream is not None:
                     via = ((caller, f"calls {scope.name}() after submission"), *upstream.via)
-                    return Anchor(upstream.node, upstream.label, via, upstream.is_send, upstream.scope, upstream.live)
+                    return replace(upstream, via=via)
         return handler
+
+    def _set_by(self, anchor: Anchor, call: Call) -> bool:
+        """``call`` runs only while an attribute is unset (``if self._client is None:``)
+        that the submission ``anchor`` is made through: after that send it is set, so the
+        call cannot run after it."""
+        node = anchor.node
+        receiver = node.receiver if isinstance(node, Call) else None
+        if not receiver or not anchor.before:
+            return False
+        for test, holds in self.guards(call):
+            key = _unset(test.shape, holds)
+            if key is not None and key.startswith("self.") and (receiver == key or receiver.startswith(key + ".")):
+                return True
+        return False
 
     def task_made_after(self, call: Call, fact: Fact) -> bool:
         """The task ``call`` acts on is one its function submits after ``fact`` (in the same
@@ -627,7 +801,7 @@ class Flow:
             return False
         later = [c for c in scope.calls if c.order > fetch.order]
         sends = [c for c in later if self.chain(c, "send") and runs_before(fetch, c)]
-        if any(self.continuation(self.effective(c, "send") or c) or self.continuation(c) for c in sends):
+        if any(self.continues(c) for c in sends):
             return False
         new_tasks = self.derived(scope, calls=sends).keys()
         earlier = [c for c in scope.calls if c.order < fetch.order and self.chain(c, "send")]
@@ -642,8 +816,10 @@ class Flow:
         return bool(sends) and not any(touches_another_task(c) for c in later)
 
     # -- guards --
-    def guards(self, fact: Fact) -> list[tuple[Test, bool]]:
-        """Conditions ``fact`` runs under, with the truth value each must have."""
+    def guards(self, fact: Fact, conditional: bool = False) -> list[tuple[Test, bool]]:
+        """Conditions ``fact`` runs under, with the truth value each must have.
+        ``conditional``: also an early exit inside an ``if`` that ``fact`` follows (``if not
+        force: if cached: return cached``), which holds on that branch only."""
         scope = fact.scope
         found: list[tuple[Test, bool]] = []
         for frame, branch in fact.path:
@@ -661,6 +837,12 @@ class Flow:
                 if guard.exit_kind in ("continue", "break") and not fact.loops:
                     continue
                 found.append((guard.test, guard.polarity))
+            elif conditional and guard.exit_kind == "return":
+                shared = 0
+                while shared < min(len(guard_path), len(fact_path)) and guard_path[shared] == fact_path[shared]:
+                    shared += 1
+                if all(frame.kind == "if" and frame.end < fact.order for frame, _ in guard_path[shared:]):
+                    found.append((guard.test, guard.polarity))
         return found
 
     def verification(self, fact: Fact, sequential: bool = False) -> Call | None:
@@ -840,6 +1022,8 @@ class Flow:
             if any(c is fetch for c in bind.value.calls) or (bind.order > fetch.order and bind.value.reads_any(kept.keys())):
                 if any(lasting(t) for t in bind.targets):
                     return True
+        if any(c.order > fetch.order and self.keeps(c, kept.keys()) for c in scope.calls):
+            return True  # stored through a helper or a cache object
         served = {t for b in scope.binds if any(lasting(k) for k in b.value.keys) for t in b.targets}
         return any(
             e.kind == "return" and e.order < fetch.order and any(lasting(k) or k.split(".")[0] in served for k in e.value.keys)
@@ -882,6 +1066,49 @@ class Flow:
         """``call`` sends, cancels, subscribes to or gets a task, itself or in a callee
         (``poll_task()`` that re-reads the card and then polls)."""
         return any(self.chain(call, role) for role in TASK_ROLES)
+
+    def decides(self, test: Test) -> bool:
+        """What ``test`` chooses matters to a task: a branch it guards acts on one (sends,
+        cancels, polls, subscribes, changes a state), leaves (``raise``, ``return``,
+        ``break``, ``continue``), changes what the caller or a later call sees
+        (``routes.clear()``, ``self._peers[name] = ...``) or binds what a later call on a
+        task uses; an ``assert``
+        aborts. Not a branch that only logs the newer card, nor a conditional value built
+        for a log line or an event (``provider=card.get("provider") if card else None``)."""
+        scope = test.scope
+        if test.kind == "assert":
+            return True
+        if test.kind in ("ifexp", "comprehension"):
+            enclosing = [c for c in scope.calls if c.order < test.order <= c.end]
+            return not enclosing or any(self.reaches_a_task(c) for c in enclosing)
+        facts = (*scope.calls, *scope.binds, *scope.exits, *scope.tests)
+        frame = next((f for fact in facts for f, _ in fact.path if f.test is test), None)
+        if frame is None:
+            return True  # nothing to go by: as before
+        inside = lambda fact: any(f is frame for f, _ in fact.path)  # noqa: E731
+        if any(inside(e) for e in scope.exits) or any(g.test is test for g in scope.guards):
+            return True
+        if any(inside(c) and self.reaches_a_task(c) for c in scope.calls):
+            return True
+        if any(inside(c) and self._changes_shared_state(c) for c in scope.calls):
+            return True
+        later = [c for c in scope.calls if c.order > frame.end and self.reaches_a_task(c)]
+        for bind in scope.binds:
+            if inside(bind) and any((bind.keyed or "." in t) and self._shared(t, scope) for t in bind.targets):
+                return True
+            if inside(bind) and (self.state_change(bind) or any(
+                c.args.reads_any(bind.targets) or (c.receiver or "") in bind.targets for c in later
+            )):
+                return True
+        return False
+
+    def _shared(self, key: str, scope: Scope) -> bool:
+        """``key`` is seen beyond this call: kept on the object or module, or a parameter's."""
+        return self.outlives_the_call(key, scope) or key.split(".")[0].split("[")[0] in {p.name for p in scope.params}
+
+    def _changes_shared_state(self, call: Call) -> bool:
+        """``routes.clear()``, ``self._peers.pop(name)``: a change the caller or a later call sees."""
+        return call.method in MUTATING_METHODS and bool(call.receiver) and self._shared(call.receiver, call.scope)
 
     def until_success(self, fetch: Call) -> bool:
         """The loop leaves as soon as the fetch returned, or as soon as it returned something
@@ -974,11 +1201,29 @@ def _is_skills(atom: tuple) -> bool:
     return atom[0] == SKILLS
 
 
+def _unset(shape: tuple, holds: bool) -> str | None:
+    """The key a test with ``shape`` requires to be unset when it is ``holds``:
+    ``x is None`` / ``not x`` true, ``x is not None`` / ``x`` false."""
+    if not shape:
+        return None
+    if shape[0] == "not":
+        return _unset(shape[1], not holds)
+    if shape[0] == "key":
+        return None if holds else shape[1]
+    if shape[0] == "cmp" and shape[3] == "None" and shape[1] in ("is", "is not", "==", "!="):
+        if holds == (shape[1] in ("is", "==")) and shape[2]:
+            return max(shape[2], key=len)
+    return None
+
+
 def _expiry(test: Test) -> bool:
-    words = {w for key in test.expr.keys for w in key.lower().replace(".", "_").split("_") if w}
-    return bool(words & EXPIRY_WORDS) or any(
-        (call.callee or "").endswith(_CLOCKS) for call in test.expr.calls
-    )
+    """A test of the card's age: an expiry word, a when-it-was-read name, or the clock
+    (not a once-flag such as ``if self._card_fetched:``)."""
+    for key in test.expr.keys:
+        words = {w for w in key.lower().replace(".", "_").split("_") if w}
+        if words & EXPIRY_WORDS or (words & _WHEN_WORDS[0] and words & _WHEN_WORDS[1]):
+            return True
+    return any((call.callee or "").endswith(_CLOCKS) for call in test.expr.calls)
 
 
 def _pins(scope: Scope, bind: Bind) -> bool:
@@ -1012,7 +1257,10 @@ def _task_ids(values, expr: Expr, fact: Fact, hops: int) -> list[frozenset[str]]
         found.append(frozenset())
     if hops <= 0:
         return found
-    for key in expr.reads | {k for k in expr.keys if "." not in k}:
+    # what the value is made of: the names it reads, and what the models it builds are given
+    # (``Message(**fields)``); not what a function it calls is given (``run(trace)``)
+    built = {k for c in expr.calls if (c.method or "")[:1].isupper() for a in c.arguments for k in a.value.keys if "." not in k}
+    for key in expr.reads | built:
         for bind in values.below.get(key, ()):
             if any(t.split(".")[-1] == "task_id" for t in bind.targets) and not bind.value.placeholder and runs_before(bind, fact):
                 found.append(frozenset(bind.value.reads) if not bind.value.top else frozenset())

@@ -24,6 +24,8 @@ from typing import Any, Callable, Iterator
 
 import libcst as cst
 
+from a2alint import apimodel
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 #: Methods whose result is the object itself in another form (a card stays a card).
 IDENTITY_METHODS = frozenset({"model_dump", "dict", "to_dict", "model_copy", "copy", "json"})
@@ -289,7 +291,7 @@ class Call(Fact):
 
     def positional(self, index: int) -> Argument | None:
         found = [a for a in self.arguments if a.keyword is None and not a.star]
-        return found[index] if index < len(found) else None
+        return found[index] if 0 <= index < len(found) else None
 
     def argument(self, index: int, keyword: str) -> Argument | None:
         """The argument given for a parameter by keyword or by position."""
@@ -686,6 +688,8 @@ class ModelBuilder:
         self.call_ids: dict[int, int] = {}
         #: id(collector) -> how many operators are open in it (see ``Expr.derived``).
         self.deriving: dict[int, int] = {}
+        self.awaiting: set[int] = set()  # calls under an ``await``
+        self.not_sends: set[int] = set()  # ``"method"`` entries of envelopes that carry no message
         scope = Scope(model.module, "<module>", "<module>", None, None)
         model.scopes.append(scope)
         self.scopes.append(scope)
@@ -917,7 +921,24 @@ class ModelBuilder:
             if not (self.call_stack and self.call_stack[-1][1] is expr):  # not in a called expression
                 expr.texts.append(value)
 
+    def _dict(self, node: cst.Dict) -> None:
+        """A JSON-RPC envelope that spells out its params without a message
+        (``{"method": "message/send", "params": {"skill_id": s}}``) sends no A2A message:
+        its method is a name borrowed for something else, not a task's submission."""
+        elements = {string_value(e.key): e for e in node.elements if type(e) is cst.DictElement}
+        method, params = elements.get("method"), elements.get("params")
+        if method is None or params is None or type(params.value) is not cst.Dict:
+            return
+        if apimodel.RPC_ROLES.get(string_value(method.value) or "") != "send":
+            return
+        inner = [e for e in params.value.elements]
+        spelt = all(type(e) is cst.DictElement and string_value(e.key) is not None for e in inner)
+        if inner and spelt and not any(string_value(e.key) == "message" for e in inner):
+            self.not_sends.add(id(method))
+
     def _dict_element(self, node: cst.DictElement) -> None:
+        if id(node) in self.not_sends:
+            return
         key = string_value(node.key)
         if key is None or not self.collectors:
             if key == "method":
@@ -931,15 +952,20 @@ class ModelBuilder:
         if held:
             expr.slots[key] = held
         if key == "method":
-            method = string_value(node.value)
-            if method is not None:
-                self.model.rpc_methods.add(method)
-                expr.rpc_methods.add(method)
-                expr.methods.add(method)
-            else:
-                held = dotted(node.value)
-                if held:
-                    expr.method_keys.add(held)
+            self._method(expr, node.value)
+
+    def _method(self, expr: Expr, value: cst.CSTNode) -> None:
+        """``expr`` builds a JSON-RPC envelope whose method is ``value`` (a literal, or a
+        name that holds one)."""
+        method = string_value(value)
+        if method is not None:
+            self.model.rpc_methods.add(method)
+            expr.rpc_methods.add(method)
+            expr.methods.add(method)
+        else:
+            held = dotted(value)
+            if held:
+                expr.method_keys.add(held)
 
     def _enter_call(self, node: cst.Call) -> None:
         func = node.func
@@ -948,6 +974,7 @@ class ModelBuilder:
         method = func.attr.value if is_method else callee
         receiver = dotted(func.value) if is_method else None
         call = Call(node, self.scope, self.order, self.path(), callee=callee, method=method, receiver=receiver)
+        call.awaited = id(node) in self.awaiting
         if type(func) is cst.Attribute and type(func.value) is not cst.Name:
             call.func_keys = expr_keys(func.value)
         self.call_ids[id(node)] = len(self.scope.calls)
@@ -978,7 +1005,7 @@ class ModelBuilder:
                 (collector.derived_top if deriving else collector.top).append(call)
 
     def _leave_call(self, node: cst.Call) -> None:
-        self.call_stack.pop()
+        _, collector = self.call_stack.pop()
         call = self.open_calls.pop(id(node))
         call.end = self.order
         call.args = self.pending.pop(id(node), Expr())
@@ -988,6 +1015,8 @@ class ModelBuilder:
             value.node = arg.value
             keyword = arg.keyword.value if arg.keyword is not None else None
             call.arguments.append(Argument(keyword, arg.star, value, string_value(arg.value), is_none(arg.value)))
+            if keyword == "method" and collector is not None and (call.method or "")[:1].isupper():
+                self._method(collector, arg.value)  # `JSONRPC20Request(method=method, params=params)`
         if call.method in MUTATORS and call.receiver and call.arguments:
             arguments = [a.value for a in call.arguments]
             value = Expr(
@@ -1011,9 +1040,8 @@ class ModelBuilder:
             )
 
     def _await(self, node: cst.Await) -> None:
-        inner = node.expression
-        if type(inner) is cst.Call and id(inner) in self.open_calls:
-            self.open_calls[id(inner)].awaited = True
+        if type(node.expression) is cst.Call:
+            self.awaiting.add(id(node.expression))
 
     # -- binds, tests, exits --
     def _bind_assignment(self, node: cst.CSTNode) -> None:
@@ -1165,6 +1193,8 @@ _ON_VISIT: dict[type, Callable[[ModelBuilder, cst.CSTNode], None]] = {
     cst.SimpleString: ModelBuilder._string,
     cst.FormattedString: ModelBuilder._string,
     cst.ConcatenatedString: ModelBuilder._string,
+    cst.Dict: ModelBuilder._dict,
+    cst.Await: ModelBuilder._await,
     cst.DictElement: ModelBuilder._dict_element,
     cst.Import: ModelBuilder._import,
     cst.ImportFrom: ModelBuilder._import,
@@ -1176,7 +1206,6 @@ _ON_LEAVE: dict[type, Callable[[ModelBuilder, cst.CSTNode], None]] = {
     cst.IndentedBlock: ModelBuilder._leave_block,
     cst.SimpleStatementSuite: ModelBuilder._leave_block,
     cst.Call: ModelBuilder._leave_call,
-    cst.Await: ModelBuilder._await,
     cst.Assign: ModelBuilder._bind_assignment,
     cst.AnnAssign: ModelBuilder._bind_assignment,
     cst.AugAssign: ModelBuilder._bind_assignment,

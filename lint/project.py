@@ -2,12 +2,15 @@
 which files can matter to an A2A analysis.
 
 A project is the Python files under one root (the config file's folder, or the
-folder checked). Each file gets the dotted name Python would import it by: a
-package is a folder with ``__init__.py`` and its name runs from the outermost such
-folder (flat, ``src/`` and nested layouts alike); a file outside any package is a
-top-level module, also reachable by its path from the root (namespace packages).
-An import that names no module of the project stays opaque: it is never guessed
-from its text.
+folder checked). Each file has the dotted names Python can import it by: its path
+from the root (or from ``root/src``), through folders with or without
+``__init__.py`` (namespace packages); and, for a file in a package below the root,
+the name from its outermost package, which only code in the folder holding that
+package can use (a sample or a service run from its own folder). A folder named like
+a package the API model knows (``a2a``, ``httpx``) is that package for its importers
+only by its path from the root: ``from a2a.client import`` in a service that keeps its
+own ``clients/a2a/`` is the SDK. An import that names no module of the project stays
+opaque: it is never guessed from its text.
 """
 
 from __future__ import annotations
@@ -38,21 +41,28 @@ class ModuleFile:
     is_package: bool  # an __init__.py: its relative imports start from itself
     #: Other names it can be imported by (its path from the root, for namespace packages).
     aliases: tuple[str, ...] = ()
+    #: The folder ``name`` counts from: only code below it imports the file by ``name``
+    #: (unless ``name`` is also an alias).
+    base: Path | None = None
 
 
 class ModuleIndex:
     """Files of a project by module name, and module names by file."""
 
-    def __init__(self, root: Path, files: Iterable[Path]) -> None:
+    def __init__(self, root: Path, files: Iterable[Path], external: Iterable[str] = ()) -> None:
         self.root = root.resolve()
         self.by_path: dict[Path, ModuleFile] = {}
         self.by_name: dict[str, list[ModuleFile]] = {}
+        external = frozenset(external)
         packages: dict[Path, bool] = {}
         for path in files:
             absolute = path.resolve()
             entry = self._describe(absolute, packages)
             self.by_path[absolute] = entry
-            for name in {entry.name, *entry.aliases}:
+            names = set(entry.aliases)
+            if entry.name.split(".")[0] not in external or entry.name in names:
+                names.add(entry.name)
+            for name in names:
                 self.by_name.setdefault(name, []).append(entry)
 
     def _describe(self, path: Path, packages: dict[Path, bool]) -> ModuleFile:
@@ -80,7 +90,7 @@ class ModuleIndex:
             if pieces and pieces[0] == "src":
                 aliases.append(".".join(pieces[1:]))
             aliases.append(".".join(pieces))
-        return ModuleFile(name, path, path.name == "__init__.py", tuple(a for a in aliases if a and a != name))
+        return ModuleFile(name, path, path.name == "__init__.py", tuple(a for a in aliases if a), folder)
 
     def name_of(self, path: Path) -> str | None:
         entry = self.by_path.get(path.resolve())
@@ -91,13 +101,21 @@ class ModuleIndex:
 
     def find(self, name: str, near: Path | None = None) -> ModuleFile | None:
         """The module a dotted name imports, the one nearest ``near`` when several answer."""
-        found = self.by_name.get(name)
+        found = [m for m in self.by_name.get(name, ()) if self._importable(m, name, near)]
         if not found:
             return None
         if len(found) == 1 or near is None:
             return found[0]
         anchor = near.resolve().parts
         return max(found, key=lambda m: (_shared(m.path.parts, anchor), -len(m.path.parts)))
+
+    @staticmethod
+    def _importable(module: ModuleFile, name: str, near: Path | None) -> bool:
+        """``name`` reaches ``module`` from code at ``near``: by its path from the root, or
+        by its package name from below the folder that package sits in."""
+        if name in module.aliases or near is None or module.base is None:
+            return True
+        return module.base in near.parents
 
     def absolute(self, target: str, importer: ModuleFile) -> str:
         """``.client.X`` imported by ``pkg.remote`` -> ``pkg.client.X``."""

@@ -522,7 +522,7 @@ class Scans:
         key = (root, frozenset(paths))
         found = self._indexes.get(key)
         if found is None:
-            self._indexes = {key: ModuleIndex(root, key[1])}  # only the latest is asked again
+            self._indexes = {key: ModuleIndex(root, key[1], apimodel.MODELLED_PACKAGES)}  # only the latest is asked again
             found = self._indexes[key]
         return found
 
@@ -572,7 +572,7 @@ class ProjectRun:
         self.component: set[Path] = set()
         self.checked: set[Path] = set()
         if seeds:
-            root = Path(os.path.commonpath([str(p.parent) for p in self.entries]))
+            root = _project_root(self.entries)
             self.index = index = scans.index(root, self.entries)
             self.graph = ImportGraph.scan(
                 index, lambda p, entry: scans.of(("imports", id(index)), p, self.data[p] or b"", lambda d: index.imported_by(d, entry))
@@ -713,6 +713,17 @@ class ProjectRun:
         if key is not None and not result.errors:
             self.cache.put(key, result.diagnostics, self.depends)
         return result
+
+
+def _project_root(entries: dict[Path, tuple[str, Path, Settings]]) -> Path:
+    """The folder module names count from: where the files' settings are rooted (the
+    config file's folder, else the folder the check runs in) when they are inside it,
+    else the folders the files are in; the nearest folder that holds them all."""
+    folders = set()
+    for path, (_, _, settings) in entries.items():
+        root = settings.root.resolve()
+        folders.add(str(root) if root in path.parents else str(path.parent))
+    return Path(os.path.commonpath(sorted(folders)))
 
 
 def _same_fact(model: ModuleModel, live: ModuleModel, fact) -> cst.CSTNode | None:

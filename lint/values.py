@@ -67,6 +67,9 @@ PARAM, ATTR, GLOBAL = "param", "attr", "global"
 HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF = "hash", "body", "derived", "client-of", "held", "fetch-of"
 #: What a request or message built from a symbolic value carries of it (see ``CARRIED``).
 CARRY = "carry"
+#: A card held in one field of a record (``result["agent_card"] = card``): the record is
+#: not the card, and its other fields are not card data. ``(FIELD, name, atom)``.
+FIELD = "field"
 SYMBOLIC = frozenset({PARAM, ATTR, GLOBAL, HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF, CARRY})
 
 CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
@@ -79,6 +82,10 @@ CLIENT_CARD_FIELDS = frozenset({"agent_card", "card", "_agent_card", "_card"})
 _KEEPING = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed", "iter", "next", "enumerate",
                       "filter", "dict", "max", "min", "copy", "deepcopy", "cast", "anext", "aiter",
                       "get", "pop", "setdefault", "popitem", "values", "items"})
+#: What serialises a request body for the wire: its text is still that body.
+_SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps", "rapidjson.dumps"})
+#: What parses text read from elsewhere: the data is what the text was (a card stays card data).
+_PARSERS = frozenset({"json.loads", "orjson.loads", "ujson.loads", "simplejson.loads"})
 #: Functions that build a card from data, in every SDK spelling.
 CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_obj|parse_raw|from_dict|from_json|construct|model_construct))?|parse_agent_card|minimal_agent_card)$")
 MAX_PATH = 4
@@ -129,9 +136,28 @@ def project_field(atom: tuple, name: str) -> tuple | None:
     if kind in (PARAM, ATTR, GLOBAL):
         path = atom[-1]
         return (*atom[:-1], (*path, name)) if len(path) < MAX_PATH else (DERIVED, atom)
+    if kind == FIELD:
+        return atom[2] if atom[1] == name else None
+    if kind == BODY and name in _ENVELOPE_FIELDS:  # `rpc.data` of a request object: the envelope
+        return atom
     if kind in (HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF):
         return (DERIVED, atom)
     return None
+
+
+#: Fields of a request object that hold the whole envelope it posts.
+_ENVELOPE_FIELDS = frozenset({"data", "json", "body", "payload", "content"})
+
+
+def _in_field(atoms: frozenset, targets: list[str], key: str) -> set[tuple]:
+    """What a store into a field of ``key`` (``key.name = value``) gives ``key`` itself: a
+    card or a client it stores stays in its field; the rest (task ids, digests, bodies)
+    is carried by the whole."""
+    names = {t[len(key) + 1 :].split(".")[0] for t in targets if t.startswith(key + ".")}
+    if len(names) != 1:
+        return set(atoms)
+    name = next(iter(names))
+    return {(FIELD, name, a) if a[0] in CARD_KINDS or a[0] == CLIENT else a for a in atoms}
 
 
 def project_path(atoms: Iterable[tuple], path: Iterable[str]) -> frozenset:
@@ -147,6 +173,8 @@ def derive(atom: tuple) -> tuple | None:
     """What an opaque computation over a value (a comparison, a format, an unknown
     function) keeps of it: card data stays card data, a task id a task id."""
     kind = atom[0]
+    if kind == FIELD:
+        return derive(atom[2])
     if kind in (CARD, CLIENT):
         return (DATA, atom[1])
     if kind in (SKILLS, CAPABILITY, CONTRACT, DATA, TASK, STATUS, DIGEST, URL, STATE):
@@ -205,6 +233,13 @@ class Summary:
     effects: list[tuple[tuple[Call, ...], str | Wire]] = field(default_factory=list)
 
 
+def declared_method(cls: ClassFacts) -> str | None:
+    """The JSON-RPC method a request model declares: ``method: Literal["tasks/send"] = "tasks/send"``."""
+    _, bind = cls.fields.get("method", (None, None))
+    texts = list(bind.value.texts) if bind is not None else []
+    return next((t for t in texts if t in RPC_ROLES), None)
+
+
 def decide_wire(wire: Wire, resolve) -> set[str]:
     """The roles an HTTP request plays once its URL and body are known."""
     roles: set[str] = set()
@@ -214,7 +249,13 @@ def decide_wire(wire: Wire, resolve) -> set[str]:
             roles.add("card-fetch")
         roles.update(a[1] for a in url if a[0] == REST and a[1] == "get-task")
     if "write" in wire.kind:
-        roles.update(a[1] for a in resolve(wire.body) if a[0] == BODY_ROLE)
+        for atom in resolve(wire.body):
+            if atom[0] == BODY_ROLE:
+                roles.add(atom[1])
+            elif atom[0] == TYPE and isinstance(atom[1], ClassFacts):  # a request model posted whole
+                method = declared_method(atom[1])
+                if method in RPC_ROLES:
+                    roles.add(RPC_ROLES[method])
         roles.update(a[1] for a in url if a[0] == REST and a[1] in ("send", "cancel", "subscribe"))
     return roles
 
@@ -276,7 +317,7 @@ class ScopeValues:
             atoms |= self.bind_atoms(bind, key)
         for bind in self.below.get(key, ()):  # `request.metadata = {...}`: part of the request
             if bind not in binds and (fact is None or runs_before(bind, fact)):
-                atoms |= self.bind_atoms(bind, key)
+                atoms |= _in_field(self.bind_atoms(bind, key), bind.targets, key)
         if not killed:
             atoms |= self.entry(key, fact)
         return frozenset(atoms)
@@ -453,6 +494,7 @@ class Analysis:
         self._elements: dict[tuple, frozenset] = {}
         self._registrations: dict[int, Call | None] = {}
         self._chains: dict[tuple, list[Call]] = {}
+        self._builders: dict[int, list[Call]] = {}  # id(scope) -> its calls that build a card
         self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
@@ -614,6 +656,8 @@ class Analysis:
             return frozenset()
         if symbol.function is not None:
             return frozenset({(FUNC, symbol.function)})
+        if symbol.cls is not None:  # a project class: its attributes (``Method.SEND_MESSAGE``) are its own
+            return frozenset({(TYPE, symbol.cls)})
         if symbol.external is not None:
             last = symbol.external.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
             if last in CARD_PATH_CONSTANTS:
@@ -777,6 +821,18 @@ class Analysis:
                 return caller.receiver(call)
             return frozenset()
         return caller.expr(arg.value, call)
+
+    def keyword_given(self, call: Call, name: str, caller: ScopeValues) -> frozenset:
+        """What ``call`` passes as keyword ``name``: the argument, or that key of a
+        ``**kwargs`` it passes on."""
+        arg = call.keyword(name)
+        if arg is not None:
+            return caller.expr(arg.value, call)
+        found: set[tuple] = set()
+        for arg in call.arguments:
+            if arg.star == "**":
+                found |= project_path(caller.expr(arg.value, call), [name])
+        return frozenset(found)
 
     def offset(self, call: Call, scope: Scope) -> int:
         """How many of ``scope``'s leading parameters the call does not pass positionally:
@@ -1008,7 +1064,42 @@ class Analysis:
             roles |= self._rpc_helper_roles(call)
         if self._verifies(call, project, model):
             roles.add("verify-signature")
+        if not roles and self._resolves_a_card(values, call):
+            roles.add("card-fetch")  # `result = await registry.find_agent(s, task)` ... `AgentCard(**json.loads(...))`
         return roles
+
+    def card_builders(self, scope: Scope) -> list[Call]:
+        """The calls of ``scope`` that build a card (``AgentCard(**data)``), by the names
+        they are imported by: resolving calls while a role is being decided would keep
+        half-answers."""
+        found = self._builders.get(id(scope))
+        if found is None:
+            imports = self.model_of(scope).imports
+            found = self._builders[id(scope)] = [
+                c for c in scope.calls
+                if c.callee and CARD_BUILDERS.search(imports.get(c.callee.split(".")[0], "") + "." + c.callee)
+            ]
+        return found
+
+    def _resolves_a_card(self, values: ScopeValues, call: Call) -> bool:
+        """``call`` reads something at run time from outside (it is awaited, or an HTTP read)
+        that the function then builds a card from (``AgentCard(**data)``,
+        ``AgentCard.model_validate(...)``): a registry lookup that resolves the card."""
+        scope = call.scope
+        builders = [c for c in self.card_builders(scope) if c.order > call.order]
+        if not builders:
+            return False
+        reads = self.is_http(call) and (call.method or "").lstrip("_") in HTTP_READS  # (no values asked while deciding)
+        if not (call.awaited or reads):
+            return False
+        held: set[str] = set()
+        for bind in scope.binds:  # what holds the result, through the binds made from it
+            if bind.order > call.order and (any(c is call for c in bind.value.calls) or bind.value.keys & held):
+                held.update(bind.targets)
+        for builder in builders:
+            if any(c is call for a in builder.arguments for c in a.value.calls) or any(a.value.keys & held for a in builder.arguments):
+                return True
+        return False
 
     @staticmethod
     def _verifies(call: Call, project: "Target | None", model: ModuleModel) -> bool:
@@ -1071,22 +1162,41 @@ class Analysis:
             url = values.argument(call, 0, "url")
             if call.argument(1, "data") is not None:
                 kind = "write"
+            request = self.urllib_request(values, call)
+            if request is not None:  # `urlopen(Request(url, data=body))`: the request says what it is
+                url = values.argument(request, 0, "url")
+                verb = request.argument(3, "method")
+                posted = request.argument(1, "data") is not None or (verb is not None and (verb.text or "").upper() == "POST")
+                kind = "write" if posted else "read"
+                return Wire(kind, url, values.argument(request, 1, "data"))
         else:
             url = values.argument(call, 0, "url")
         if not kind:
             return None
         body: set[tuple] = set()
         for keyword in ("json", "data", "content", "body"):
-            body |= values.argument(call, 99, keyword)
+            body |= self.keyword_given(call, keyword, values)
         if "write" in kind and method == "post":
             body |= values.argument(call, 1, "__body__")
         return Wire(kind, url, frozenset(body))
+
+    def urllib_request(self, values: ScopeValues, call: Call) -> Call | None:
+        """The ``urllib.request.Request`` that ``urlopen(...)`` opens: built in its argument,
+        or in the bind of the name it is given."""
+        argument = call.argument(0, "url")
+        if argument is None:
+            return None
+        candidates = list(argument.value.top)
+        if not candidates and len(argument.value.reads) == 1:
+            binds, _ = values.reaching(next(iter(argument.value.reads)), call)
+            candidates = [b.direct for b in binds if b.direct is not None]
+        return next((c for c in candidates if any(n.endswith("urllib.request.Request") for n in self.external_names(c))), None)
 
     def is_http(self, call: Call) -> bool:
         """``call`` is made on an HTTP client (``httpx.get``, a ``requests.Session``, an
         ``aiohttp.ClientSession``): by its type, else by the receiver's name."""
         for name in self.external_names(call):
-            if name.split(".")[0] in ("httpx", "requests", "aiohttp", "urllib", "urllib3"):
+            if name.split(".")[0] in apimodel.HTTP_PACKAGES:
                 return True
         if self.project_function(call) is not None or self.external_names(call):
             return False
@@ -1139,6 +1249,11 @@ class Analysis:
         target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
         if target is not None and not names:
             return frozenset({*atoms, (TYPE, target.cls)})
+        if any(n in _SERIALISERS for n in names) or (call.method == "encode" and call.receiver_call is not None):
+            body = values.arguments(call) if names else values.receiver(call)  # `json.dumps(payload).encode()`
+            return frozenset({a for a in body if a[0] in (BODY_ROLE, BODY)} | derived(body))
+        if any(n in _PARSERS for n in names):
+            return frozenset(derived(values.arguments(call)))
         for name in names:
             atoms |= self._external_result(values, call, name)
         if not names:
@@ -1243,6 +1358,8 @@ class Analysis:
             param = atom[1]
             if not any(p is param for p in function.params):
                 return {atom}
+            if param.star == "**" and atom[2]:  # `kwargs["json"]`: the keyword the call passes
+                return set(project_path(self.keyword_given(call, atom[2][0], values), atom[2][1:]))
             return set(project_path(self.given(call, function, param, values), atom[2]))
         if kind in (HASH, FETCH_OF):
             inner = self._substitute(atom[2], values, call, function)

@@ -59,6 +59,18 @@ class PostSubmissionCardFetch(Rule):
 
     VALID = [
         """
+import uuid
+import requests
+
+def delegate(base, text):
+    card = requests.get(base + "/.well-known/agent-card.json", timeout=5).json()
+    tid = str(uuid.uuid4())  # a fresh id of the client's own, not a task the peer made
+    payload = {"jsonrpc": "2.0", "id": tid, "method": "message/send",
+               "params": {"message": {"role": "user", "parts": [{"kind": "text", "text": text}],
+                                      "messageId": tid, "taskId": tid}}}
+    return requests.post(card["url"], json=payload, timeout=30).json()
+""",
+        """
 import logging
 from a2a.client import A2ACardResolver
 
@@ -114,6 +126,34 @@ async def probe_cancel(http, url, first, message):
     task = await client.send_message(message)
     if card.capabilities.streaming:
         await client.cancel_task(TaskIdParams(id=task.id))  # the task it just sent
+""",
+        """
+import httpx
+from a2a.types import AgentCard
+
+class Desk:
+    def __init__(self, peers: dict[str, str], link):
+        self.peers, self.link, self._known = peers, link, {}
+
+    async def _lookup(self, url: str) -> AgentCard:
+        raw = httpx.get(f"{url}/.well-known/agent-card.json").json()
+        meta = AgentCard.model_validate(raw)
+        if not meta.skills:
+            raise LookupError(url)
+        return meta
+
+    async def _peer(self, role: str) -> AgentCard:
+        if role not in self._known:  # each peer's card is read once, then kept
+            self._known[role] = await self._lookup(self.peers[role])
+        return self._known[role]
+
+    async def ask(self, role: str, message):
+        meta = await self._peer(role)
+        return await self.link.send_message(meta.url, message)
+
+    async def review(self, message):
+        await self.ask("kyc", message)
+        await self.ask("risk", message)
 """,
     ]
     INVALID = [
@@ -218,8 +258,8 @@ async def delegate(client, message, url):
                 continue
             node, label, acts = decision
             anchor = acts or flow.submission(call)
-            if anchor is None:
-                continue
+            if anchor is None or flow.served_from_cache(chain, anchor):
+                continue  # a cached card: when the cache re-reads it is AC104's question
             if not anchor.live and flow.routes_a_new_task(call, node):
                 continue
             notes = [*anchor.notes(), (node, label)]
@@ -257,7 +297,7 @@ async def delegate(client, message, url):
         name = flow.card_name(fetch)
         card = f"the fetched card ({name})" if name else "the fetched card"
         for test in scope.tests:
-            if test.order >= fetch.order and flow.depends_on_fetch(test.expr, test, fetch):
+            if test.order >= fetch.order and flow.depends_on_fetch(test.expr, test, fetch) and flow.decides(test):
                 return test, f"{card} decides this {test.kind} condition", None
         for call in scope.calls:
             if call.order <= fetch.order or call is fetch:

@@ -188,6 +188,48 @@ def notify(bot: SlackBot):
 """,
     ]
     INVALID = [
+        """
+import json
+from urllib.request import Request, urlopen
+
+
+def _envelope(method, params):
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
+
+
+class Hub:
+    def __init__(self, base):
+        self.base = base
+
+    def submit(self, text):
+        params = {"message": {"role": "user", "parts": [{"type": "text", "text": text}]}}
+        return self._post(_envelope("tasks/send", params))  # expect: AC103
+
+    def _post(self, body):
+        req = Request(self.base + "/rpc", data=body, headers={"Content-Type": "application/json"}, method="POST")
+        with urlopen(req, timeout=10) as resp:
+            return json.loads(resp.read())
+""",
+        """
+import uuid
+import httpx
+from google.protobuf import json_format
+from jsonrpc.jsonrpc2 import JSONRPC20Request
+from a2a.types import a2a_pb2
+
+
+class Line:
+    def __init__(self, url):
+        self.url, self.http = url, httpx.AsyncClient()
+
+    async def say(self, text):
+        msg = a2a_pb2.Message(message_id=str(uuid.uuid4()), parts=[a2a_pb2.Part(text=text)])
+        return await self._call("SendMessage", a2a_pb2.SendMessageRequest(message=msg))  # expect: AC103
+
+    async def _call(self, method, request):
+        rpc = JSONRPC20Request(method=method, params=json_format.MessageToDict(request), _id="1")
+        return (await self.http.post(self.url, json=dict(rpc.data))).json()
+""",
         Files({
             "connection.py": """
 import httpx
@@ -400,12 +442,69 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
     for arg in arguments:
         expr = arg.value
         keys = [k for slot, k in expr.slots.items() if slot in ("params", "message")]
-        if not (expr.top or expr.texts) and len(expr.reads) == 1:
-            key = next(iter(expr.reads))
+        keys += _enveloped(expr)
+        key = _passed(expr)
+        if key is not None:
             keys.append(key)
-            for bind in values.reaching(key, call)[0]:  # `body = {"method": method, "params": params}`
-                keys += [k for slot, k in bind.value.slots.items() if slot in ("params", "message")]
+            parts = key.split(".")
+            for end in range(len(parts), 0, -1):  # the body's bind, or the request object's (`rpc.data`)
+                binds = values.reaching(".".join(parts[:end]), call)[0]
+                for bind in binds:  # `body = {"method": method, "params": params}`
+                    keys += [k for slot, k in bind.value.slots.items() if slot in ("params", "message")]
+                    keys += _enveloped(bind.value)
+                if binds:
+                    break
         found += [given for k in keys if (given := _given(flow, values, k, call)) is not None]
+    return found
+
+
+def _passed(expr) -> str | None:
+    """The one key an argument passes on whole, maybe in another form: ``body``,
+    ``dict(rpc.data)``, ``copy(payload)``, ``request.model_dump(mode="json")``,
+    ``json_format.MessageToDict(request)``."""
+    if not (expr.top or expr.texts) and len(expr.reads) == 1:
+        return next(iter(expr.reads))
+    if len(expr.top) == 1 and not expr.texts:
+        return _conversion(expr.top[0])
+    return None
+
+
+#: Calls that hand back their one argument in another form.
+_COPIES = frozenset({"dict", "copy", "copy.copy", "copy.deepcopy"})
+#: ``google.protobuf.json_format``'s conversions of a protobuf message.
+_PROTOBUF_CONVERSIONS = frozenset({"MessageToDict", "MessageToJson"})
+#: Methods that hand back their object in another form (``message.to_dict()``).
+_CONVERSION_METHODS = ("to_", "as_", "model_dump", "dict", "serialize", "get_json")
+
+
+def _conversion(call) -> str | None:
+    """The key ``call`` hands back in another form, or None when it builds something new."""
+    first = call.positional(0)
+    if first is not None and len(call.arguments) == 1 and (
+        call.callee in _COPIES or (call.callee or "").rsplit(".", 1)[-1] in _PROTOBUF_CONVERSIONS
+    ):
+        return _passed(first.value)
+    if call.receiver and first is None and (call.method or "").startswith(_CONVERSION_METHODS):
+        return call.receiver
+    return None
+
+
+def _enveloped(expr, depth: int = 2) -> list[str]:
+    """The keys a request model wraps whole (``SendMessageRequest(id="1", params=params)``,
+    ``MessageSendParams(message=message)``): the envelope carries what it is given."""
+    found = []
+    for call in expr.top:
+        if not (call.method or "")[:1].isupper():
+            continue  # a function may build the message (``create_text_message(text)``)
+        for arg in call.arguments:
+            if arg.keyword not in ("params", "message", "request"):
+                continue
+            value = arg.value
+            key = _passed(value)
+            if key is not None:
+                found.append(key)
+            elif depth > 1:
+                found += _enveloped(value, depth - 1)
     return found
 
 
@@ -426,12 +525,57 @@ def _given(flow: Flow, values, key: str, fact, depth: int = 4):
             continue
         if depth <= 0:
             return None
-        sources = [_converted(b) for b in strong]
+        sources = [_converted(b) or _unwrapped(b) or _passed_through(flow, values, b, prefix) for b in strong]
         if any(s is None or s == prefix for s in sources):
             return None
         found = [_given(flow, values, source + key[len(prefix):], b, depth - 1) for source, b in zip(sources, strong)]
         return found[0] if found and all(f is not None for f in found) else None
     return None
+
+
+def _unwrapped(bind) -> str | None:
+    """The key a request model wraps whole in the bind (``rpc = SendMessageRequest(params=request)``)."""
+    found = _enveloped(bind.value)
+    return found[0] if len(found) == 1 else None
+
+
+def _passed_through(flow: Flow, values, bind, target: str) -> str | None:
+    """The key of the argument a project function hands back as ``target`` (``payload, kw
+    = await self._apply_interceptors("message/send", rpc.model_dump(), kw)``: the payload
+    it returns is the one it was given, interceptors aside)."""
+    call = bind.direct or (bind.value.top[0] if len(bind.value.top) == 1 else None)
+    function = flow.callee(call) if call is not None else None
+    if function is None or target not in bind.targets:
+        return None
+    param = _returned_param(flow.analysis.values(function), bind.targets.index(target), len(bind.targets))
+    if param is None:
+        return None
+    argument = call.argument(param.index - flow.analysis.offset(call, function), param.name)
+    if argument is None:
+        return None
+    return _passed(argument.value)
+
+
+def _returned_param(values, position: int, count: int):
+    """The parameter a function returns as it was given (the ``position``-th of ``count``
+    values): every ``return`` hands back that name, which holds the parameter or a copy of
+    it (``final = payload ... return final, kwargs``); not a value built from it."""
+    found = None
+    for exit_ in values.scope.exits:
+        if exit_.kind != "return":
+            continue
+        elements = exit_.value.elements
+        expr = elements[position] if count > 1 and elements is not None and len(elements) == count else exit_.value
+        key = _passed(expr) if count == 1 or elements is not None else None
+        if key is None:
+            return None
+        param = values.params.get(key) or next(
+            (values.params[b.copy_of] for b in values.binds_of.get(key, ()) if b.copy_of in values.params), None
+        )
+        if param is None or (found is not None and param is not found):
+            return None
+        found = param
+    return found
 
 
 def _web_request(flow: Flow, values, name: str) -> bool:
@@ -443,6 +587,9 @@ def _web_request(flow: Flow, values, name: str) -> bool:
 def _message_arguments(flow: Flow, send: Call) -> list:
     """What a send sends: an HTTP request's body, an SDK call's message or request."""
     if flow.analysis.wire(send) is not None:
+        request = flow.analysis.urllib_request(flow.analysis.values(send.scope), send) if send.method == "urlopen" else None
+        if request is not None:  # `urlopen(Request(url, data=body))`
+            return [a for a in (request.argument(1, "data"),) if a is not None]
         body = [a for a in send.arguments if a.keyword in ("json", "data", "content", "body")]
         return body or [a for a in (send.positional(1),) if a is not None]
     named = [a for a in send.arguments if a.keyword in ("message", "request", "params")]
@@ -455,12 +602,7 @@ def _converted(bind) -> str | None:
     message in another form."""
     if bind.copy_of is not None:
         return bind.copy_of
-    call = bind.direct
-    if call is not None and call.receiver and not call.arguments and (call.method or "").startswith(
-        ("to_", "as_", "model_dump", "serialize", "get_json")
-    ):
-        return call.receiver
-    return None
+    return _conversion(bind.direct) if bind.direct is not None else None
 
 
 def _argument_texts(call: Call, hops: int = 2) -> list[str]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from a2alint.flow import Flow, api_named, call_reads, flow_of, runs_before
+from a2alint.flow import Flow, api_named, call_reads, flow_of, in_sdk_client, runs_before
 from a2alint.model import Call, ModuleModel
 from a2alint.rule import Files, Note, Rule
 
@@ -49,6 +49,20 @@ class UnvalidatedCardRefetch(Rule):
     severity = "warning"
 
     VALID = [
+        """
+import httpx
+from a2a.types import AgentCard
+from a2a.utils import new_task
+
+
+async def ask(http: httpx.AsyncClient, url: str, msg):
+    reply = await http.get(f"{url}/.well-known/agent-card.json")
+    card = AgentCard(**reply.json())
+    task = new_task(msg)  # made up on this side: the server holds no task yet
+    body = {"jsonrpc": "2.0", "id": 1, "method": "message/send",
+            "params": {"message": msg.model_dump(), "task_id": task.id}}
+    return (await http.post(card.url, json=body)).json()
+""",
         """
 import asyncio, time
 import httpx
@@ -364,7 +378,7 @@ def refresh(base):
             if self._has_validator(flow, chain) or flow.is_probe(chain[-1]):
                 continue
             reason = self._refetch(flow, call)
-            if reason is None or (reason[2] == "overwrite" and api_named(call.scope)):
+            if reason is None or (reason[2] == "overwrite" and (api_named(call.scope) or in_sdk_client(call.scope, model))):
                 continue  # a get_agent_card() that refreshes what its object holds: its callers decide when
             notes = [Note(reason[0], reason[1])]
             if len(chain) > 1:  # the fetch inside the project function that hands the card back
@@ -448,6 +462,16 @@ def refresh(base):
         rerun = flow.reruns(fetch)
         if rerun is not None:
             return rerun[0], rerun[1], "loop", None
+        chain = flow.chain(fetch, "card-fetch")
+        if any(flow.caches(step) or flow.decorator_cache(step.scope) for step in chain[1:]):
+            return None  # a held card, served by the function that keeps it (judged there)
+        kept = flow.decorator_cache(scope)
+        if kept == "forever":
+            return None  # read once, then served from the cache
+        if kept == "expires":
+            return scope.node if scope.node is not None else fetch, (
+                f"{scope.name}() is cached until its entries expire: each expiry re-reads the card"
+            ), "expiry", None
         anchor = flow.submission(fetch)
         handed_back = any(e.kind == "return" and flow.depends_on_fetch(e.value, e, fetch) for e in scope.exits)
         continues = anchor is not None and anchor.is_send and anchor.live and anchor.label.startswith("continues")
@@ -458,7 +482,7 @@ def refresh(base):
         guards = flow.guards(fetch)
         if flow.caches(fetch):
             deadlines = {id(g.test) for g in scope.guards if g.exit_kind == "raise"}  # `if late: raise`
-            for test, _holds in guards:
+            for test, _holds in flow.guards(fetch, conditional=True):
                 if id(test) not in deadlines and flow.checks_expiry(test):
                     return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
         targets = set(next((b.targets for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls)), []))
