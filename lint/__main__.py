@@ -8,6 +8,6 @@ import sys
 if sys.path and sys.path[0] in ("", os.getcwd()):
     sys.path.pop(0)
 
-from a2alint.cli import main  # noqa: E402
+from a2alint.cli import run  # noqa: E402
 
-main(prog_name="a2alint")
+run()

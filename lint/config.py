@@ -19,6 +19,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from a2alint.paths import resolved
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -103,7 +105,7 @@ class Settings:
 
     def is_excluded_with_parents(self, path: Path) -> bool:
         """For a path named on the command line: excluded itself or below an excluded folder."""
-        absolute, root = path.resolve(), self.root.resolve()
+        absolute, root = resolved(path), resolved(self.root)
         inside = [p for p in (absolute, *absolute.parents) if p.is_relative_to(root) and p != root]
         return any(self.is_excluded(p) for p in (inside if absolute.is_relative_to(root) else [absolute]))
 
@@ -186,7 +188,7 @@ class Globs:
         if self._paths is None:
             return False
         try:
-            relative = path.resolve().relative_to(self.root).as_posix()
+            relative = resolved(path).relative_to(self.root).as_posix()
         except ValueError:
             relative = path.as_posix()
         return self._paths.match(relative) is not None
@@ -374,4 +376,4 @@ class SettingsResolver:
             return self.fixed
         absolute = path if path.is_absolute() else self.cwd / path
         directory = absolute if absolute.is_dir() else absolute.parent
-        return self._by_dir(directory.resolve())
+        return self._by_dir(resolved(directory))

@@ -18,6 +18,7 @@ from typing import Iterator
 import pathspec
 
 from a2alint.config import Settings, SettingsResolver
+from a2alint.paths import resolved
 
 
 @dataclass(frozen=True)
@@ -90,13 +91,13 @@ def discover(
     seen: set[Path] = set()
 
     def add(display: str, path: Path) -> None:
-        key = path.resolve()
+        key = resolved(path)
         if key not in seen:
             seen.add(key)
             found.append((printable(display), path))
 
     # Symbolic links met while walking are followed only to places inside these.
-    roots = [(resolver.cwd / given).resolve() for given in paths if (resolver.cwd / given).is_dir()]
+    roots = [resolved(resolver.cwd / given) for given in paths if (resolver.cwd / given).is_dir()]
     for given in paths:
         path = Path(given)
         absolute = path if path.is_absolute() else resolver.cwd / path
@@ -129,13 +130,13 @@ def printable(display: str) -> str:
 
 
 def _gitignored(path: Path, settings: Settings, ignores: _Ignores) -> bool:
-    return settings.respect_gitignore and ignores.ignored(path.resolve(), path.is_dir())
+    return settings.respect_gitignore and ignores.ignored(resolved(path), path.is_dir())
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:
     """Whether ``path``, its links resolved, is one of ``roots`` or inside one."""
     try:
-        target = path.resolve()
+        target = resolved(path)
     except (OSError, RuntimeError):  # a loop
         return False
     return any(target == root or root in target.parents for root in roots)
@@ -193,8 +194,8 @@ def project_root(path: Path, resolver: SettingsResolver) -> Path | None:
     governs it, else the git work tree it is in; None when it is in neither."""
     settings = resolver.for_path(path)
     if settings.config_path is not None:
-        return settings.root.resolve()
-    return _git_root(path.resolve().parent)
+        return resolved(settings.root)
+    return _git_root(resolved(path).parent)
 
 
 def project_context(
@@ -205,12 +206,12 @@ def project_context(
     project root, as a walk from the current folder would show them. Their facts come
     from the cache, or they are parsed, only where a question reaches them."""
     roots = {root for _, path in named if (root := project_root(path, resolver)) is not None}
-    given = {path.resolve() for _, path in named}
+    given = {resolved(path) for _, path in named}
     context: list[tuple[str, Path]] = []
     for root in sorted(roots):
         shown = os.path.relpath(root, resolver.cwd) if root.is_relative_to(resolver.cwd) else str(root)
         found, _ = discover([shown], resolver)
         if len(found) > MAX_CONTEXT_FILES:
             continue  # a home folder, not a project: each named file is checked with what it names
-        context += [(display, path) for display, path in found if path.resolve() not in given]
+        context += [(display, path) for display, path in found if resolved(path) not in given]
     return context

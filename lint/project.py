@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from a2alint.paths import resolved
+
 #: ``import a.b as c``, ``from .x import (y, z)``: the module part and the names, on bytes.
 _IMPORT = re.compile(
     rb"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\r\n#;]*)"
@@ -45,18 +47,23 @@ class ModuleFile:
     #: (unless ``name`` is also an alias).
     base: Path | None = None
 
+    def __post_init__(self) -> None:
+        #: Its folder, as text: a key for what the imports of the files there resolve to.
+        self.folder = str(self.path.parent)
+
 
 class ModuleIndex:
     """Files of a project by module name, and module names by file."""
 
     def __init__(self, root: Path, files: Iterable[Path], external: Iterable[str] = ()) -> None:
-        self.root = root.resolve()
+        self.root = resolved(root)
         self.by_path: dict[Path, ModuleFile] = {}
         self.by_name: dict[str, list[ModuleFile]] = {}
+        self._answers: dict[tuple[str, str], tuple[ModuleFile, str] | None] = {}
         external = frozenset(external)
         packages: dict[Path, bool] = {}
         for path in files:
-            absolute = path.resolve()
+            absolute = resolved(path)
             entry = self._describe(absolute, packages)
             self.by_path[absolute] = entry
             names = set(entry.aliases)
@@ -93,11 +100,11 @@ class ModuleIndex:
         return ModuleFile(name, path, path.name == "__init__.py", tuple(a for a in aliases if a), folder)
 
     def name_of(self, path: Path) -> str | None:
-        entry = self.by_path.get(path.resolve())
+        entry = self.by_path.get(resolved(path))
         return entry.name if entry else None
 
     def entry(self, path: Path) -> ModuleFile | None:
-        return self.by_path.get(path.resolve())
+        return self.by_path.get(resolved(path))
 
     def find(self, name: str, near: Path | None = None) -> ModuleFile | None:
         """The module a dotted name imports, the one nearest ``near`` when several answer."""
@@ -106,7 +113,7 @@ class ModuleIndex:
             return None
         if len(found) == 1 or near is None:
             return found[0]
-        anchor = near.resolve().parts
+        anchor = resolved(near).parts
         return max(found, key=lambda m: (_shared(m.path.parts, anchor), -len(m.path.parts)))
 
     @staticmethod
@@ -132,9 +139,15 @@ class ModuleIndex:
         """The project module ``target`` (an absolute or relative dotted import) names, and
         what remains of it (``pkg.client.PricingClient`` -> (pkg.client, ``PricingClient``))."""
         dotted_name = self.absolute(target, importer)
+        key = (dotted_name, importer.folder)  # the same answer for every file of a folder
+        if key not in self._answers:
+            self._answers[key] = self._resolve(dotted_name, importer.path)
+        return self._answers[key]
+
+    def _resolve(self, dotted_name: str, near: Path) -> tuple[ModuleFile, str] | None:
         parts = dotted_name.split(".")
         for end in range(len(parts), 0, -1):
-            module = self.find(".".join(parts[:end]), importer.path)
+            module = self.find(".".join(parts[:end]), near)
             if module is not None:
                 return module, ".".join(parts[end:])
         return None
@@ -149,15 +162,15 @@ class ModuleIndex:
                 names = match.group("names").decode("utf-8", "replace").strip("() \t")
                 for name in _names(names):
                     for target in (f"{base}.{name}" if not base.endswith(".") else f"{base}{name}", base):
-                        resolved = self.resolve(target, importer) if target.strip(".") or target.startswith(".") else None
-                        if resolved is not None:
-                            found.add(resolved[0].path)
+                        module = self.resolve(target, importer) if target.strip(".") or target.startswith(".") else None
+                        if module is not None:
+                            found.add(module[0].path)
                             break
             else:
                 for name in _names(match.group("modules").decode("utf-8", "replace")):
-                    resolved = self.resolve(name, importer)
-                    if resolved is not None:
-                        found.add(resolved[0].path)
+                    module = self.resolve(name, importer)
+                    if module is not None:
+                        found.add(module[0].path)
         found.discard(importer.path)
         return found
 
@@ -229,6 +242,7 @@ class Project:
         self._models: dict[Path, object | None] = {}
         self._loaded: list | None = None
         self._reach: dict[Path, set[Path]] = {}
+        self._near: dict[tuple[int, int], bool] = {}  # (id(model), id(other)) -> within reach
         self._entries: dict[int, ModuleFile] = {}  # id(model) -> its file
         self._importers_loaded: set[tuple[Path, str]] = set()
         #: Places facts of other modules: ``(model, fact) -> Related`` (set by the engine).
@@ -240,13 +254,13 @@ class Project:
     @classmethod
     def of(cls, model, path: Path | None = None) -> "Project":
         """A project of one module (a file checked on its own, a rule example)."""
-        path = (path or Path(model.path)).resolve()
+        path = resolved(path or Path(model.path))
         project = cls(ModuleIndex(path.parent, [path]))
         project.add(model, path)
         return project
 
     def add(self, model, path: Path) -> None:
-        path = path.resolve()
+        path = resolved(path)
         self._models[path] = model
         self._loaded = None
         entry = self.index.entry(path) if self.index is not None else None
@@ -263,7 +277,7 @@ class Project:
         other._importers_loaded = set(self._importers_loaded)
         other._reach = self._reach
         other.locator, other.mentions = self.locator, self.mentions
-        model.in_project = getattr(self._models.get(path.resolve()), "in_project", False)
+        model.in_project = getattr(self._models.get(resolved(path)), "in_project", False)
         other.add(model, path)
         return other
 
@@ -277,13 +291,18 @@ class Project:
 
     def near(self, model, other) -> bool:
         """Whether ``other`` is within ``REACH`` imports of ``model`` (either way)."""
+        pair = (id(model), id(other))
+        found = self._near.get(pair)
+        if found is not None:
+            return found
         mine, theirs = self.entry(model), self.entry(other)
         if mine is None or theirs is None:
-            return True  # a module the index does not place: nothing to go by
+            return True  # a module the index does not place (yet): nothing to go by
         reach = self._reach.get(mine.path)
         if reach is None:
             reach = self._reach[mine.path] = self.graph.around([mine.path], REACH)
-        return theirs.path in reach
+        found = self._near[pair] = theirs.path in reach
+        return found
 
     def models(self) -> list:
         """The modules loaded so far (a list kept until one more is loaded)."""
@@ -295,7 +314,7 @@ class Project:
         return self._entries.get(id(model))
 
     def model_at(self, path: Path):
-        path = path.resolve()
+        path = resolved(path)
         if path not in self._models:
             self._models[path] = None
             loaded = self._load(path) if self._load is not None else None

@@ -31,6 +31,7 @@ from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import apply_edits, parses, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
+from a2alint.paths import resolved
 from a2alint.positions import Positions
 from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
@@ -507,7 +508,6 @@ class Scans:
     def __init__(self) -> None:
         self._found: dict[tuple, tuple[bytes, object]] = {}
         self._indexes: dict[tuple, ModuleIndex] = {}
-        self._resolved: dict[Path, Path] = {}
 
     def of(self, kind: object, path: Path, data: bytes, compute: Callable[[bytes], object]):
         known = self._found.get((kind, path))
@@ -524,12 +524,6 @@ class Scans:
         if found is None:
             self._indexes = {key: ModuleIndex(root, key[1], apimodel.MODELLED_PACKAGES)}  # only the latest is asked again
             found = self._indexes[key]
-        return found
-
-    def resolve(self, path: Path) -> Path:
-        found = self._resolved.get(path)
-        if found is None:
-            found = self._resolved[path] = path.resolve()
         return found
 
 
@@ -553,15 +547,15 @@ class ProjectRun:
         self.scans = scans = scans or Scans()
         self.entries: dict[Path, tuple[str, Path, Settings]] = {}
         for item in (*files, *context):
-            self.entries.setdefault(scans.resolve(item[1]), item)
+            self.entries.setdefault(resolved(item[1]), item)
         self.data: dict[Path, bytes | None] = {}
         self.errors: dict[Path, OSError] = {}
         read = read or read_source
-        for resolved, (_, path, _settings) in self.entries.items():
+        for real, (_, path, _settings) in self.entries.items():
             try:
-                self.data[resolved] = read(path)
+                self.data[real] = read(path)
             except OSError as error:
-                self.data[resolved], self.errors[resolved] = None, error
+                self.data[real], self.errors[real] = None, error
         seeds = [
             p for p, (_, _, settings) in self.entries.items()
             if self.data[p] is not None
@@ -692,24 +686,24 @@ class ProjectRun:
     def settled(self, index: int) -> FileResult | None:
         """The result of ``files[index]`` without parsing it, where that can be had."""
         display, path, settings = self.files[index]
-        resolved = path.resolve()
-        if resolved in self.errors:
-            return _unreadable(self.linter, display, path, settings, self.errors[resolved])
-        if resolved not in self.checked:
-            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.data[resolved])
-        key = self._key(resolved) if self.fix is None else None
+        real = resolved(path)
+        if real in self.errors:
+            return _unreadable(self.linter, display, path, settings, self.errors[real])
+        if real not in self.checked:
+            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.data[real])
+        key = self._key(real) if self.fix is None else None
         if key is not None:
             cached = self.cache.get(key, self.depends)
             if cached is not None:
-                return FileResult(display, cached, data=self.data[resolved] or b"")
+                return FileResult(display, cached, data=self.data[real] or b"")
         return None
 
     def check(self, index: int) -> FileResult:
         display, path, settings = self.files[index]
-        resolved = path.resolve()
-        prepared = self.prepare(resolved)
+        real = resolved(path)
+        prepared = self.prepare(real)
         result = self.linter.finish(prepared, self.analysis(settings))
-        key = self._key(resolved) if self.fix is None else None
+        key = self._key(real) if self.fix is None else None
         if key is not None and not result.errors:
             self.cache.put(key, result.diagnostics, self.depends)
         return result
@@ -721,7 +715,7 @@ def _project_root(entries: dict[Path, tuple[str, Path, Settings]]) -> Path:
     else the folders the files are in; the nearest folder that holds them all."""
     folders = set()
     for path, (_, _, settings) in entries.items():
-        root = settings.root.resolve()
+        root = resolved(settings.root)
         folders.add(str(root) if root in path.parents else str(path.parent))
     return Path(os.path.commonpath(sorted(folders)))
 
@@ -788,10 +782,10 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
 
     shares: list[list[int]] = [[] for _ in range(jobs)]
     loads = [0] * jobs
-    for i in sorted(pending, key=lambda i: -len(run.data[run.files[i][1].resolve()] or b"")):
+    for i in sorted(pending, key=lambda i: -len(run.data[resolved(run.files[i][1])] or b"")):
         least = loads.index(min(loads))
         shares[least].append(i)
-        loads[least] += len(run.data[run.files[i][1].resolve()] or b"")
+        loads[least] += len(run.data[resolved(run.files[i][1])] or b"")
     context = multiprocessing.get_context("fork")
     workers = []
     for share in shares:
@@ -834,7 +828,7 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
     try:
         mine = {}
         for i in share:
-            path = run.files[i][1].resolve()
+            path = resolved(run.files[i][1])
             prepared = run.prepare(path)
             if prepared.model is not None:
                 mine[str(path)] = pickle.dumps(prepared.model, protocol=pickle.HIGHEST_PROTOCOL)

@@ -508,6 +508,9 @@ class Analysis:
 
     # -- where things live --
     def model_of(self, scope: Scope) -> ModuleModel:
+        model = self._models.get(id(scope))
+        if model is not None:
+            return model
         root = scope
         while root.parent is not None:
             root = root.parent
@@ -516,6 +519,7 @@ class Analysis:
             for candidate in self.project.models():
                 self._models[id(candidate.scopes[0])] = candidate
             model = self._models[id(root)]
+        self._models[id(scope)] = model
         return model
 
     def _near(self, model: ModuleModel, scope: Scope) -> bool:
@@ -1485,9 +1489,9 @@ class Analysis:
         by_name = self._index().calls
         found = []
         for name in names:
-            for call in by_name.get(name, ()):
-                if self._near(model, call.scope) and any(t.function is scope for t in self.targets(call)):
-                    found.append(call)
+            for other, calls in by_name.get(name, ()):
+                if other is model or self.project.near(model, other):
+                    found += [call for call in calls if any(t.function is scope for t in self.targets(call))]
         if not self.deciding and not self._resolving:
             self._callers[id(scope)] = (len(loaded), found)
         return found
@@ -1501,9 +1505,11 @@ class Analysis:
         found = None
         if scope.is_function:
             model = self.model_of(scope)
-            for call in self._index().passed.get(scope.name, ()):
-                if not self._near(model, call.scope):
-                    continue
+            nearby = (
+                call for other, calls in self._index().passed.get(scope.name, ())
+                if other is model or self.project.near(model, other) for call in calls
+            )
+            for call in nearby:
                 consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
                     a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments
                 )
@@ -1522,8 +1528,10 @@ class _Index:
     a module is added once, when it is first loaded."""
 
     def __init__(self) -> None:
-        self.calls: dict[str, list[Call]] = {}  # called name -> calls
-        self.passed: dict[str, list[Call]] = {}  # a name passed as an argument -> calls
+        #: called name -> (module, its calls of that name)
+        self.calls: dict[str, list[tuple[ModuleModel, list[Call]]]] = {}
+        #: a name passed as an argument -> (module, its calls given that name)
+        self.passed: dict[str, list[tuple[ModuleModel, list[Call]]]] = {}
         self.stores: dict[str, list[tuple[Bind, str]]] = {}  # attribute -> (bind, owner) of `owner.attribute = ...`
         self.by_base: dict[str, list[ClassFacts]] = {}  # base class name -> classes
         self.scope_of_param: dict[int, Scope] = {}
@@ -1543,13 +1551,15 @@ class _Index:
         for cls in model.classes.values():
             for base in cls.bases:
                 self.by_base.setdefault(base.rsplit(".", 1)[-1], []).append(cls)
+        calls: dict[str, list[Call]] = {}
+        passed: dict[str, list[Call]] = {}
         for scope in model.scopes:
             for call in scope.calls:
                 name = call.method if call.receiver or call.receiver_call else call.callee
                 if name:
-                    self.calls.setdefault(name, []).append(call)
-                for passed in call.args.names | {k.split(".", 1)[1] for k in call.args.keys if k.startswith("self.") and k.count(".") == 1}:
-                    self.passed.setdefault(passed, []).append(call)
+                    calls.setdefault(name, []).append(call)
+                for given in call.args.names | {k.split(".", 1)[1] for k in call.args.keys if k.startswith("self.") and k.count(".") == 1}:
+                    passed.setdefault(given, []).append(call)
             for bind in scope.binds:
                 for target in bind.targets:
                     owner, _, attribute = target.rpartition(".")
@@ -1557,6 +1567,10 @@ class _Index:
                         self.stores.setdefault(attribute, []).append((bind, owner))
             for param in scope.params:
                 self.scope_of_param[id(param)] = scope
+        for name, found in calls.items():
+            self.calls.setdefault(name, []).append((model, found))
+        for name, found in passed.items():
+            self.passed.setdefault(name, []).append((model, found))
 
 
 def _symbolic(wire: Wire) -> bool:

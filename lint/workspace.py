@@ -16,6 +16,7 @@ from pathlib import Path
 from a2alint.cache import Cache
 from a2alint.config import ConfigError, Settings, SettingsResolver
 from a2alint.discovery import MAX_CONTEXT_FILES, discover, project_root
+from a2alint.paths import resolved
 from a2alint.runner import READ_HOPS, FileResult, Linter, ProjectRun, Scans, buffer_bytes, read_source
 
 #: How many modules' facts the server keeps in memory between runs.
@@ -42,28 +43,27 @@ class Workspace:
 
     def check(self, display: str, path: Path, text: str, settings: Settings, fix: str | None = None) -> FileResult:
         """``text`` (the buffer of ``path``) checked as a module of its project."""
-        resolve = self._scans.resolve
-        resolved = resolve(path)
+        real = resolved(path)
         data = buffer_bytes(text)
 
         def read(file: Path) -> bytes:
-            return data if resolve(file) == resolved else self._bytes(file)
+            return data if resolved(file) == real else self._bytes(file)
 
         with self._lock:
-            context = [item for item in self._project(path) if resolve(item[1]) != resolved]
+            context = [item for item in self._project(path) if resolved(item[1]) != real]
             run = ProjectRun(
-                self.linter, [(display, path, settings)], context, fix, self.cache, read, self._scans, frozenset({resolved})
+                self.linter, [(display, path, settings)], context, fix, self.cache, read, self._scans, frozenset({real})
             )
             result = run.settled(0) or run.check(0)
-            now = run.graph.around([resolved], READ_HOPS) - {resolved}
-            self._dependents[resolved] = (self._dependents.get(resolved, (set(), set()))[1], now)
+            now = run.graph.around([real], READ_HOPS) - {real}
+            self._dependents[real] = (self._dependents.get(real, (set(), set()))[1], now)
         return result
 
     def dependents(self, path: Path) -> set[Path]:
         """The modules whose findings may change with the last change of ``path``: what
         imports it or what it imports, within the reach of a question, before that change
         and after it (an edit can take a module out of the A2A code, or bring it in)."""
-        before, after = self._dependents.get(path.resolve(), (set(), set()))
+        before, after = self._dependents.get(resolved(path), (set(), set()))
         return before | after
 
     def _project(self, path: Path) -> list[tuple[str, Path, Settings]]:
@@ -73,7 +73,7 @@ class Workspace:
             return []
         if root is None:
             cwd = self.resolver.cwd
-            root = cwd if path.resolve().is_relative_to(cwd) else None
+            root = cwd if resolved(path).is_relative_to(cwd) else None
         if root is None:
             return []
         if root not in self._files:
@@ -88,15 +88,15 @@ class Workspace:
 
     def _bytes(self, path: Path) -> bytes:
         """A file's bytes: an open buffer's, or the file's (read again only when it changed)."""
-        resolved = self._scans.resolve(path)
-        text = self.buffers.get(resolved)
+        real = resolved(path)
+        text = self.buffers.get(real)
         if text is not None:
             return buffer_bytes(text)
         info = os.stat(path)
         stamp = (info.st_mtime_ns, info.st_size)
-        known = self._read.get(resolved)
+        known = self._read.get(real)
         if known is not None and known[0] == stamp:
             return known[1]
         data = read_source(path)
-        self._read[resolved] = (stamp, data)
+        self._read[real] = (stamp, data)
         return data

@@ -348,6 +348,21 @@ def test_version(project, command):
     assert run.stdout == f"a2alint {__version__}\n"
 
 
+@pytest.mark.parametrize("how", [(), ("-m", "a2alint")])
+def test_the_program_exits_with_the_commands_code_and_all_of_its_output(project, how):
+    """The program leaves without tearing down the run: what it printed still arrives
+    whole, and its exit code is the command's (1 findings, 2 usage, 0 clean)."""
+    write(project / "bad.py", UNFIXABLE)
+    write(project / "good.py", CLEAN)
+    found = run_installed(*how, "check", "--format", "json", "bad.py", cwd=project)
+    assert found.exit_code == 1
+    assert json.loads(found.stdout)["diagnostics"]
+    assert run_installed(*how, "check", "good.py", cwd=project).exit_code == 0
+    missing = run_installed(*how, "check", "nope.py", cwd=project)
+    assert missing.exit_code == 2
+    assert "nope.py" in missing.stderr
+
+
 def test_python_m_does_not_import_the_checked_projects_modules(project):
     """A project's own click.py must not shadow a2alint's click under ``python -m``."""
     (project / "click.py").write_text("raise SystemExit('the project module was imported')\n", encoding="utf-8")
