@@ -1274,3 +1274,15 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
     return any(
         start.order < b.order < end.order for key in keys for b in (*values.binds_of.get(key, ()), *values.below.get(key, ()))
     )
+
+
+def argument_texts(call: Call, hops: int = 2) -> list[str]:
+    """Strings, keys and fields that flow into ``call``'s arguments, through up to ``hops``
+    assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
+    texts = [*call.args.strings, *call.args.keys, *call.args.fields]
+    wanted = set(call.args.keys)
+    for _ in range(hops):
+        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
+        wanted = {k for b in feeding for k in b.value.keys}
+        texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
+    return texts

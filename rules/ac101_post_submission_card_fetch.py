@@ -51,6 +51,15 @@ class PostSubmissionCardFetch(Rule):
     `ClientFactory.create_from_url`, `Client.get_extended_agent_card`),
     python-a2a, crewai `fetch_agent_card`, raw GETs of card URLs, and
     wrappers declared under `[tool.a2alint.api]`.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it).
+    - Whether a cache expires is read from its test: an expiry word (`ttl`,
+      `expires`, `stale`, `age`) or a time it was read (`fetched_at`)
+      compared with the clock.
+    - A helper that returns a `(client, card)` tuple is taken for both.
     """
 
     code = "AC101"

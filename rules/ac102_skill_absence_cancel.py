@@ -40,6 +40,12 @@ class SkillAbsenceCancel(Rule):
     a2a-sdk 0.2 (`A2AClient.cancel_task`), 0.3 and 1.x (`Client.cancel_task`),
     python-a2a, raw JSON-RPC `tasks/cancel` / `CancelTask` and REST
     `POST /tasks/{id}:cancel`; card `skills` in SDK and raw JSON spellings.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it). Two of this rule's examples need it: a
+      helper given `card` by nobody in sight.
     """
 
     code = "AC102"

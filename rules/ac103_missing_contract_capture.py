@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from a2alint.flow import Flow, Origin, api_named, flow_of, in_sdk_client, runs_before
+from a2alint.flow import Flow, Origin, api_named, argument_texts, flow_of, in_sdk_client, runs_before
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Files, Note, Rule
 
@@ -51,6 +51,15 @@ class MissingContractCapture(Rule):
     (`Client.send_message`), python-a2a, fasta2a, ADK's send, raw JSON-RPC
     `message/send`, `message/stream`, `tasks/send`, `SendMessage`,
     `SendStreamingMessage` and REST `POST /message:send`.
+
+    ## Limits
+    - A digest attached under a field named for one (`contract_hash`,
+      `digest`, `fingerprint`) counts when the function computing it is out
+      of sight, and so does a call of one named like a capture
+      (`*contract_hash*`, `*card_digest*`, `freeze_contract`).
+    - `to_*()`, `as_*()`, `model_dump()` and `MessageToDict()` are taken to
+      hand back the same message in another form, and a capitalized callee
+      given `params=` / `message=` for a request model that wraps it.
     """
 
     code = "AC103"
@@ -379,7 +388,7 @@ def submit(url, params):
         for arg in call.arguments:
             if flow.digest_of(arg.value, call, local) is not None:
                 return True
-        return any(word in text.lower() for text in _argument_texts(call) for word in _EVIDENCE_WORDS)
+        return any(word in text.lower() for text in argument_texts(call) for word in _EVIDENCE_WORDS)
 
     @classmethod
     def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:
@@ -603,18 +612,6 @@ def _converted(bind) -> str | None:
     if bind.copy_of is not None:
         return bind.copy_of
     return _conversion(bind.direct) if bind.direct is not None else None
-
-
-def _argument_texts(call: Call, hops: int = 2) -> list[str]:
-    """Strings and keys that flow into ``call``'s arguments, through up to ``hops``
-    assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
-    texts = [*call.args.strings, *call.args.keys, *call.args.fields]
-    wanted = set(call.args.keys)
-    for _ in range(hops):
-        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
-        wanted = {k for b in feeding for k in b.value.keys}
-        texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
-    return texts
 
 
 def _card_read(keys: set[str], cards: frozenset[str]) -> str | None:

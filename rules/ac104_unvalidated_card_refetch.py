@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from a2alint.flow import Flow, api_named, call_reads, flow_of, in_sdk_client, runs_before
+from a2alint.flow import Flow, api_named, argument_texts, call_reads, flow_of, in_sdk_client, runs_before
 from a2alint.model import Call, ModuleModel
 from a2alint.rule import Files, Note, Rule
 
@@ -42,6 +42,13 @@ class UnvalidatedCardRefetch(Rule):
     a2a-sdk 0.2, 0.3 and 1.x fetches (no SDK version sends `If-None-Match`;
     a2a-sdk servers from 1.2.0 answer it with a weak ETag), python-a2a,
     crewai `fetch_agent_card`, raw httpx/requests/aiohttp GETs of card URLs.
+
+    ## Limits
+    - Whether a cache expires is read from its test (an expiry word, or a
+      read time compared with the clock), and an object out of sight stores
+      a card when a method like `set`, `put` or `update` is given it.
+      Validators are the HTTP header names themselves (`ETag`, `If-None-
+      Match`, `Last-Modified`).
     """
 
     code = "AC104"
@@ -439,7 +446,7 @@ def refresh(base):
     def _has_validator(flow: Flow, chain: list[Call]) -> bool:
         """A fetch on the way sends a validator, or the code keeps the card's ETag / Last-Modified."""
         for step in chain:
-            if any(word in text.lower() for text in _argument_texts(step) for word in VALIDATOR_WORDS):
+            if any(word in text.lower() for text in argument_texts(step) for word in VALIDATOR_WORDS):
                 return True
         for step in chain:
             scope = step.scope
@@ -496,14 +503,3 @@ def refresh(base):
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
                     return bind.node, label, "overwrite", bind
         return None
-
-
-def _argument_texts(call: Call, hops: int = 2) -> list[str]:
-    """Strings and keys that flow into ``call``'s arguments, through up to ``hops`` assignments."""
-    texts = [*call.args.strings, *call.args.keys]
-    wanted = set(call.args.keys)
-    for _ in range(hops):
-        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
-        wanted = {k for b in feeding for k in b.value.keys}
-        texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys)]
-    return texts

@@ -40,6 +40,13 @@ class CancelOnCardChange(Rule):
     a2a-sdk 0.2, 0.3 and 1.x clients, python-a2a, raw JSON-RPC/REST cancels,
     server-side `TaskUpdater.failed()/reject()/cancel()` transitions and
     direct `task.status.state = failed` assignments.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it).
+    - A `TaskUpdater` is known by its type; only when nothing is known of
+      the receiver does the word `updater` in its name stand in.
     """
 
     code = "AC105"

@@ -36,6 +36,14 @@ class CapabilityChangeBlocks(Rule):
     ## Covers
     a2a-sdk 0.2, 0.3 and 1.x cards (pydantic and protobuf), raw JSON cards
     (`defaultInputModes`), python-a2a and fasta2a cards.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it).
+    - Which compared card is the newer one is known from where each comes
+      from; names (`cached`, `latest`) only word the message when both come
+      from out of sight.
     """
 
     code = "AC106"

@@ -49,6 +49,11 @@ class UnstableContractHash(Rule):
     hashes of non-card data (message payloads, task ids) are out of scope.
 
     A safe fix adds `sort_keys=True` where that is the only problem.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it).
     """
 
     code = "AC107"

@@ -41,6 +41,11 @@ class ProtocolVersionUnchecked(Rule):
     a2a-sdk 0.2 and 0.3 (`AgentCard.protocol_version`), 1.x
     (`supported_interfaces[].protocol_version`), raw JSON `protocolVersion`.
     Preview: it runs only with `--preview` or when selected by its code.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it).
     """
 
     code = "AC108"

@@ -46,6 +46,15 @@ class CardAsStateAuthority(Rule):
     `signature_verifier=`, crewai `verify_agent_card_signature`, jws/jwt
     checks of `card.signatures`, `TaskUpdater` (all versions), direct
     `task.status.state` assignments.
+
+    ## Limits
+    - An untyped parameter with no caller in the project is taken for a card
+      when its name ends in `card` (the last resort; no finding of the
+      public sweep rests on it). One of this rule's examples needs it.
+    - A signature check or a state setter out of sight is known by its name:
+      `verify*signature`, `verify*card` / `set_task_state`,
+      `update_task_state`, `mark_*`, `transition*`; and a `TaskUpdater` of
+      unknown type by the word `updater`.
     """
 
     code = "AC201"

@@ -44,6 +44,11 @@ class UnboundedCardRetry(Rule):
     ## Covers
     Every card fetch the API model knows, in `while` loops and
     `for ... in itertools.count()`.
+
+    ## Limits
+    - A loop bound other than `for ... in range(n)` is known by the names
+      its test reads (`attempt`, `retries`, `deadline`, `timeout`, `max_*`,
+      the clock).
     """
 
     code = "AC202"
