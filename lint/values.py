@@ -495,6 +495,7 @@ class Analysis:
         self._registrations: dict[int, Call | None] = {}
         self._chains: dict[tuple, list[Call]] = {}
         self._builders: dict[int, list[Call]] = {}  # id(scope) -> its calls that build a card
+        self._lookups: set[int] = set()  # ids of card-fetch calls that are registry lookups, not HTTP
         self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
@@ -1070,7 +1071,15 @@ class Analysis:
             roles.add("verify-signature")
         if not roles and self._resolves_a_card(values, call):
             roles.add("card-fetch")  # `result = await registry.find_agent(s, task)` ... `AgentCard(**json.loads(...))`
+            if not self.is_http(call):
+                self._lookups.add(id(call))
         return roles
+
+    def registry_lookup(self, call: Call) -> bool:
+        """``call`` resolves a card through something that is not an HTTP request for it (an
+        MCP tool, a registry client out of sight) whose result the function builds a card
+        from: a re-read, but not one an HTTP validator could answer."""
+        return "card-fetch" in self.roles(call) and id(call) in self._lookups
 
     def card_builders(self, scope: Scope) -> list[Call]:
         """The calls of ``scope`` that build a card (``AgentCard(**data)``), by the names

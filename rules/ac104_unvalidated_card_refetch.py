@@ -44,11 +44,14 @@ class UnvalidatedCardRefetch(Rule):
     crewai `fetch_agent_card`, raw httpx/requests/aiohttp GETs of card URLs.
 
     ## Limits
+    - A card resolved through an MCP tool or another registry client (not an
+      HTTP request for it) has no validator to keep: the finding then asks to
+      resolve it once per task and keep it for the task's lifetime.
     - Whether a cache expires is read from its test (an expiry word, or a
       read time compared with the clock), and an object out of sight stores
       a card when a method like `set`, `put` or `update` is given it.
-      Validators are the HTTP header names themselves (`ETag`, `If-None-
-      Match`, `Last-Modified`).
+      Validators are the HTTP header names themselves (`ETag`,
+      `If-None-Match`, `Last-Modified`).
     """
 
     code = "AC104"
@@ -209,6 +212,29 @@ class CardCache:
 """,
     ]
     INVALID = [
+        """
+import json
+from uuid import uuid4
+from a2a.client import A2AClient
+from a2a.types import AgentCard, Message, MessageSendParams, SendStreamingMessageRequest, TextPart
+
+
+class Step:  # each resumed step asks the MCP registry which agent serves it
+    def __init__(self, mcp, http):
+        self.mcp, self.http = mcp, http
+
+    async def lookup(self, goal: str) -> AgentCard:
+        found = await self.mcp.call_tool("find_agent", {"query": goal})
+        return AgentCard(**json.loads(found.content[0].text))  # an MCP tool: no ETag to keep
+
+    async def resume(self, goal: str, task_id: str):
+        agent = await self.lookup(goal)  # expect: AC104
+        client = A2AClient(self.http, agent)
+        params = MessageSendParams(message=Message(role="user", parts=[TextPart(text=goal)],
+                                                   message_id=uuid4().hex, task_id=task_id))
+        async for chunk in client.send_message_streaming(SendStreamingMessageRequest(id="1", params=params)):
+            yield chunk
+""",
         Files({
             "client.py": """
 import httpx
@@ -393,7 +419,13 @@ def refresh(base):
             earlier = self._earlier(flow, call, reason)
             if earlier is not None:
                 notes.append(Note(earlier[0], earlier[1]))
-            if earlier is not None and earlier[2]:
+            if flow.analysis.registry_lookup(chain[-1]):
+                lines = None
+                validator = (
+                    "this lookup is not an HTTP request for the card (a registry or MCP call), so it has no ETag "
+                    "to keep: resolve the card once per task and reuse it"
+                )
+            elif earlier is not None and earlier[2]:
                 lines = {"first": earlier[0]}
                 validator = "send If-None-Match with the ETag of the fetch at line {line:first} and keep that card on 304"
             else:
