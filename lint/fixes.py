@@ -67,11 +67,18 @@ def select_fixes(diagnostics: Iterable[Diagnostic], unsafe: bool) -> list[Diagno
         if fix is None or (fix.applicability == "unsafe" and not unsafe):
             continue
         spans = [(edit.start, edit.end) for edit in fix.edits]
-        if any(s < t_end and t_start < e for s, e in spans for t_start, t_end in taken):
+        if any(_overlap(span, other) for span in spans for other in taken):
             continue
         taken += spans
         chosen.append(diagnostic)
     return chosen
+
+
+def _overlap(a: tuple[Position, Position], b: tuple[Position, Position]) -> bool:
+    """Two edits touch the same text, or insert at the same place (two fixes adding the
+    same helper there must not both apply)."""
+    (start, end), (other_start, other_end) = a, b
+    return (start < other_end and other_start < end) or (start == other_start and (start == end or other_start == other_end))
 
 
 def parses(source: str) -> bool:

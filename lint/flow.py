@@ -17,7 +17,7 @@ import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import Bind, Call, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes
+from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -407,6 +407,25 @@ class Flow:
             bind.value.reads_any(given) and any(self.outlives_the_call(t, function) for t in bind.targets)
             for bind in function.binds
         )
+
+    def card_attribute(self, call: Call) -> str | None:
+        """The attribute of the project object ``call`` is made on that holds a card:
+        ``conn.peer`` where the connection's class keeps ``self.peer = card``; None unless
+        exactly one attribute of that one class does."""
+        if not call.receiver:
+            return None
+        atoms = self.analysis.resolve(self.analysis.values(call.scope).receiver(call))
+        classes = {a[1] for a in atoms if a[0] == TYPE and isinstance(a[1], ClassFacts) and a[1].scope is not None}
+        if len(classes) != 1:
+            return None
+        (cls,) = classes
+        model = self.analysis.model_of(cls.scope)
+        held = {
+            key.split(".")[1]
+            for scope in model.scopes if scope.parent is cls.scope and scope.is_function
+            for key in self.card_keys(scope, guesses=False) if key.startswith("self.") and key.count(".") == 1
+        }
+        return f"{call.receiver}.{held.pop()}" if len(held) == 1 else None
 
     @staticmethod
     def bound_to(call: Call) -> str | None:

@@ -52,13 +52,25 @@ def example_sources(example: Example) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Insert:
+    """Text a fix puts next to a node of the checked module: after its end, or before
+    its start (an import, a helper function)."""
+
+    node: cst.CSTNode
+    text: str
+    after: bool = True
+
+
+@dataclass(frozen=True)
 class Replace:
-    """A fix that replaces ``old`` with ``new`` (both nodes of the checked module)."""
+    """A fix that replaces ``old`` with ``new`` (both nodes of the checked module), and
+    makes the ``inserts`` that go with it."""
 
     old: cst.CSTNode
     new: cst.CSTNode
     applicability: Applicability = "safe"
     description: str = ""
+    inserts: tuple[Insert, ...] = ()
 
 
 @dataclass(frozen=True)

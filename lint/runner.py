@@ -305,8 +305,9 @@ class Linter:
                     local.append(node)
                 elif id(target) not in foreign:
                     foreign[id(target)] = flow.locate_elsewhere(target)
-        spans = {id(node) for _, r in reports for node in (r.node, r.fix.old if r.fix else None) if node is not None}
-        positions = Positions(model, text).get(local, spans)
+        fixed = [node for _, r in reports if r.fix is not None for node in (r.fix.old, *(i.node for i in r.fix.inserts))]
+        spans = {id(node) for node in (*(r.node for _, r in reports), *fixed)}
+        positions = Positions(model, text).get([*local, *fixed], spans)
 
         def where(target) -> tuple[str, int, int]:
             node = flow.local_node(target) if flow is not None else target
@@ -323,12 +324,16 @@ class Linter:
             fix = None
             if report.fix is not None:
                 old = positions[report.fix.old]
-                edit = Edit(
+                edits = [Edit(
                     Position(old.start.line, old.start.column + 1),
                     Position(old.end.line, old.end.column + 1),
                     module.code_for_node(report.fix.new),
-                )
-                fix = Fix(report.fix.applicability, (edit,), report.fix.description)
+                )]
+                for insert in report.fix.inserts:
+                    near = positions[insert.node].end if insert.after else positions[insert.node].start
+                    point = Position(near.line, near.column + 1)
+                    edits.append(Edit(point, point, insert.text))
+                fix = Fix(report.fix.applicability, tuple(sorted(edits, key=lambda e: (e.start, e.end))), report.fix.description)
             placed = [(where(n.node), n) for n in report.notes]
             placed.sort(key=lambda item: (item[0][0] != display, item[0]))
             related = tuple(Related(path, line, column, n.label) for (path, line, column), n in placed)
@@ -886,10 +891,11 @@ def buffer_bytes(text: str) -> bytes:
 
 def lint_project(
     sources: dict[str, str], *, select: tuple[str, ...] | None = None, preview: bool | None = None,
-    report_unused_noqa: bool = False,
+    report_unused_noqa: bool = False, fix: str | None = None,
 ) -> dict[str, FileResult]:
     """Lint several modules (relative path -> source) as one project, in a scratch folder:
-    the library entry point for multi-module examples. Results by relative path."""
+    the library entry point for multi-module examples. Results by relative path (with
+    ``fix``, each result's ``fixed`` text; nothing is written)."""
     from a2alint.registry import load_rules  # the registry imports the rules, which import this module
 
     linter = Linter(load_rules(), report_unused_noqa=report_unused_noqa)
@@ -902,4 +908,4 @@ def lint_project(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             files.append((relative, path, settings))
-        return {display: result for (display, _, _), result in zip(files, check_files(linter, files, jobs=1))}
+        return {display: result for (display, _, _), result in zip(files, check_files(linter, files, fix, jobs=1))}

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import libcst as cst
+
 from a2alint.flow import Flow, Origin, api_named, argument_texts, flow_of, in_sdk_client, runs_before
+from a2alint.freeze import freeze_fix
 from a2alint.model import Call, ModuleModel, Scope
 from a2alint.rule import Files, Note, Rule
 
@@ -46,6 +49,32 @@ class MissingContractCapture(Rule):
         verify_against(digest, event)
     ```
 
+    ## Fix
+    Unsafe (review it): `a2alint check --fix --unsafe-fixes`, shown by
+    `--diff`, offered as a quick fix in the editor. Where the card the send
+    uses is in hand (the card the client was made from, a card passed to the
+    send or whose URL it posts to, or the card the connection object keeps),
+    the message goes out as `a2a_with_contract_hash(message, card)`:
+    ```python
+    async for event in client.send_message(a2a_with_contract_hash(message, card)):
+    ```
+    and the module gains, once, after its imports (with `import hashlib` and
+    `import json` if missing) `a2a_contract_hash(card)`, the SHA-256 of the
+    card's protocol version, security schemes and security as canonical
+    JSON for a raw JSON, a 0.2/0.3 pydantic or a 1.x protobuf card, and
+    `a2a_with_contract_hash`, which stores it under the key
+    `a2a_contract_hash` in the metadata of what is sent (a JSON-RPC body's
+    `params.metadata`, a 1.x `SendMessageRequest` or `Message`, a 0.2/0.3
+    message). The key is an option:
+    ```toml
+    [tool.a2alint.rules.AC103]
+    metadata-key = "contract_sha256"
+    ```
+    Where the card is not in sight (a client made elsewhere, a caller that
+    holds it) there is no fix, and the finding says why.
+    `python benchmarks/contract_hash_cards.py` runs the helper on real cards
+    of a2a-sdk 0.2, 0.3 and 1.x.
+
     ## Covers
     a2a-sdk 0.2 (`A2AClient.send_message[_streaming]`), 0.3 and 1.x
     (`Client.send_message`), python-a2a, fasta2a, ADK's send, raw JSON-RPC
@@ -65,6 +94,7 @@ class MissingContractCapture(Rule):
     code = "AC103"
     name = "missing-contract-capture"
     severity = "warning"
+    options = {"metadata-key": "a2a_contract_hash"}
 
     VALID = [
         Files({
@@ -323,10 +353,11 @@ def submit(url, params):
         flow = flow_of(model)
         for scope in model.scopes:
             for call in scope.calls:
-                chain = self._sends(flow, call)
+                chain, below = self._sends(flow, call)
                 if not chain or self._carries_digest(flow, call) or flow.contract_capture(scope) is not None:
                     continue
                 notes, card, where = self._card_notes(flow, scope, call)
+                fix, why_not = self._freeze(flow, model, call, chain, below, where, notes)
                 if len(chain) > 1:
                     notes.append(Note(chain[-1], f"{call.callee or call.method}() sends the task here"))
                 what = ""
@@ -342,43 +373,90 @@ def submit(url, params):
                         f"capture the contract of the card this send uses{what} before sending: sha256 of the "
                         "canonical JSON of its contract fields (protocolVersion, securitySchemes, security); attach it to the "
                         "message metadata and verify later peer messages against it"
+                        + (f" (no automatic fix: {why_not})" if why_not else "")
                     ),
+                    fix=fix,
                     notes=notes,
                     lines={"card": where.node} if where is not None else None,
                 )
 
+    def _freeze(self, flow: Flow, model: ModuleModel, call: Call, chain: list[Call], below, where: Origin | None, notes: list[Note]):
+        """The fix that attaches the contract hash of the card this send uses, and None
+        with the reason when there is none to make here."""
+        scope = call.scope
+        innermost = chain[-1]
+        qualified = flow.qualified(innermost) or ""
+        if not qualified.startswith("a2a:") and flow.analysis.wire(innermost) is None:
+            package = qualified.split(":")[0].split(".")[0] or "this client"
+            return None, f"the fix knows the metadata of a2a-sdk messages and raw JSON-RPC bodies, not {package}'s"
+        card = flow.card_attribute(call) if where is None or where.how == "created" else None  # `conn.peer`
+        if card is None:
+            if where is None:
+                if any(n.label.startswith("the last card fetched") for n in notes):
+                    return None, (
+                        "the card fetched before it is not tied to this send (not its client, its URL or an "
+                        "argument): freeze that card by hand if it is the one"
+                    )
+                return None, "no card is in sight here: freeze the contract where the card and the message meet"
+            if where.how == "created":
+                return None, f"the card is fetched inside the making of {call.receiver}, not held in a variable here"
+            home = where.bind.scope if where.bind is not None else flow.analysis.scope_of_param(where.node)
+            kept = where.key.startswith("self.") and home is not None and home.class_name == scope.class_name
+            if home is not scope and not kept:
+                return None, f"the card is held in {home.name if home is not None else 'another function'}(), not where the message is sent"
+            card = where.key
+        found = self._message_argument(flow, call, below)
+        if found is None:
+            return None, "the message is not passed to the send as one argument"
+        argument, node = found
+        if below is not None and not _carries_a_message(flow, call.scope, argument.value, call):
+            return None, f"what is passed is not a message: {chain[1].scope.name}() builds it, so freeze the contract there"
+        return freeze_fix(model, node, card, self.config["metadata-key"]), None
+
     @staticmethod
-    def _sends(flow: Flow, call: Call) -> list[Call]:
+    def _message_argument(flow: Flow, call: Call, below):
+        """The one argument of ``call`` that carries the message, with its expression node."""
+        arguments = _message_arguments(flow, call) if below is None else _carrying_arguments(flow, call, below)
+        found = {id(node): (arg, node) for arg in arguments if (node := _argument_node(call, arg)) is not None}
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    @staticmethod
+    def _sends(flow: Flow, call: Call) -> tuple[list[Call], list | None]:
         """How ``call`` sends a task, when the send is to be judged at ``call``: the chain
         down to the send, through project functions that only pass on the message they are
         given (a connection wrapper's ``send_message``, a generic JSON-RPC ``_rpc``). The
         function that builds the message is where its contract must be frozen; a chain
         through one that builds it is judged there. Empty when it sends none, when the
-        send is judged elsewhere, or when a function on the way freezes the contract."""
+        send is judged elsewhere, or when a function on the way freezes the contract.
+        With the chain: the parameters of the function ``call`` calls that take the
+        message (None when ``call`` is the send itself)."""
         chain = flow.chain(call, "send")
         if not chain:
-            return []
+            return [], None
         carried = None  # the parameters of the function below that take the message
+        below = None
         for position in range(len(chain) - 1, -1, -1):
             step = chain[position]
+            if step is call:
+                below = carried
             given = _message_params(flow, step, carried)
             if not given and position + 1 < len(chain) and step.receiver in ("self", "cls") and api_named(chain[position + 1].scope):
                 # a client class's own method calling its send (`ask()` -> `self.send_message()`):
                 # more of the implementation, which passes on what it is given
                 given = [p for p in step.scope.params[1:] if not p.star]
             if step is not call and "request" in given:
-                return []  # a relay of what a web request brought: its sender is out of sight
+                return [], None  # a relay of what a web request brought: its sender is out of sight
             if step is not call and not given:
-                return []  # the function of this step builds the message: judged there
+                return [], None  # the function of this step builds the message: judged there
             if step is not call and flow.contract_capture(step.scope) is not None:
-                return []
+                return [], None
             if step is not call and MissingContractCapture._carries_digest(flow, step, local=True):
-                return []  # a wrapper on the way attaches a digest of its own
+                return [], None  # a wrapper on the way attaches a digest of its own
             carried = given
         received = "request" in (carried or ())
         if carried and (received or flow.callers(call.scope) or api_named(call.scope) or in_sdk_client(call.scope, flow.analysis.model_of(call.scope))):
-            return []  # it passes on what it is given: its callers are judged (or it implements the call)
-        return chain
+            return [], None  # it passes on what it is given: its callers are judged (or it implements the call)
+        return chain, below
 
     @staticmethod
     def _carries_digest(flow: Flow, call: Call, local: bool = False) -> bool:
@@ -402,7 +480,8 @@ def submit(url, params):
             label = f"the card this send uses is {client.here(scope)}, to create {send.receiver}"
             return [Note(client.node, label)], "", replace(client, how="created")
         if client is not None and client.bind is not None:  # `client = factory.create(card)`
-            card = _card_read(client.bind.value.keys, cards)
+            there = cards if client.bind.scope is scope else flow.card_keys(client.bind.scope)
+            card = _card_read(client.bind.value.keys, there)
             if card is not None:
                 where = flow.origin(client.bind.scope, card, client.bind)
                 notes = [Note(client.node, f"{send.receiver} is created from {card} here"), *_origin_notes(where, scope)]
@@ -439,14 +518,7 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
     for the parameters ``below`` that take the message there), or ``"request"`` for the
     body of the web request the function serves. Empty: the function builds it."""
     values = flow.analysis.values(call.scope)
-    if below is None:
-        arguments = _message_arguments(flow, call)
-    else:
-        target = flow.analysis.project_function(call)
-        if target is None:
-            return []
-        offset = flow.analysis.offset(call, target.function)
-        arguments = [a for p in below if p != "request" and (a := call.argument(p.index - offset, p.name)) is not None]
+    arguments = _message_arguments(flow, call) if below is None else _carrying_arguments(flow, call, below)
     found = []
     for arg in arguments:
         expr = arg.value
@@ -465,6 +537,48 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
                     break
         found += [given for k in keys if (given := _given(flow, values, k, call)) is not None]
     return found
+
+
+def _carrying_arguments(flow: Flow, call: Call, below: list) -> list:
+    """The arguments of ``call`` given for the parameters ``below`` (of the project
+    function it calls) that take the message."""
+    target = flow.analysis.project_function(call)
+    if target is None:
+        return []
+    offset = flow.analysis.offset(call, target.function)
+    return [a for p in below if p != "request" and (a := call.argument(p.index - offset, p.name)) is not None]
+
+
+#: Fields of a message, a send request or a JSON-RPC body (snake case).
+_MESSAGE_FIELDS = frozenset({"message", "params", "parts", "role", "message_id"})
+
+
+def _carries_a_message(flow: Flow, scope: Scope, expr, at, depth: int = 3) -> bool:
+    """``expr`` holds a message, a send request or a body (``Message(...)``, a dict with
+    ``parts``, a parameter typed as one), not the text a wrapper builds one from."""
+    if set(expr.fields) & _MESSAGE_FIELDS or isinstance(expr.node, cst.Dict):  # a body, or the params of one
+        return True
+    if any((c.method or "")[:1].isupper() or "message" in (c.method or "").lower() or c.method == "model_validate" for c in expr.top):
+        return True
+    if depth <= 0 or expr.top or expr.texts or len(expr.reads) != 1:
+        return False
+    key = next(iter(expr.reads))
+    values = flow.analysis.values(scope)
+    if key in values.params:
+        annotation = values.params[key].annotation or ""
+        return any(word in annotation for word in ("Message", "Request", "Params", "dict", "Dict"))
+    binds = [b for b in values.reaching(key, at)[0] if not b.keyed]
+    return bool(binds) and all(_carries_a_message(flow, scope, b.value, b, depth - 1) for b in binds)
+
+
+def _argument_node(call: Call, argument) -> cst.BaseExpression | None:
+    """The expression node of one of ``call``'s arguments (None for one it does not own:
+    the ``data=`` of a ``Request`` that ``urlopen`` is given)."""
+    index = next((i for i, a in enumerate(call.arguments) if a is argument), None)
+    args = getattr(call.node, "args", None)
+    if index is None or args is None or len(args) != len(call.arguments) or argument.star:
+        return None
+    return args[index].value
 
 
 def _passed(expr) -> str | None:

@@ -171,6 +171,7 @@ AC103_CASES = [
         (11, 28),
         [(6, 9, "the card this send uses (self.card) is set here, in __init__()"), (10, 9, "client is created from self.card here")],
         "capture the contract of the card this send uses (self.card, set at line 6)",
+        None,
         id="card-attribute",
     ),
     pytest.param(
@@ -190,6 +191,7 @@ AC103_CASES = [
         (10, 24),
         [(9, 20, "the card this send uses is fetched here, by open_client(), to create client")],
         "capture the contract of the card this send uses (fetched at line 9 to create client)",
+        "the card is fetched inside the making of client, not held in a variable here",
         id="connect-in-a-helper",
     ),
     pytest.param(
@@ -208,6 +210,7 @@ AC103_CASES = [
         (10, 12),  # submit() passes on the params it is given: its caller builds them, and is judged
         [(5, 12, "submit() sends the task here"), (9, 12, "the card this send uses (card) is fetched here")],
         "capture the contract of the card this send uses (card, fetched at line 9)",
+        None,
         id="send-through-a-generic-transport",
     ),
     pytest.param(
@@ -225,17 +228,18 @@ AC103_CASES = [
         (9, 18),
         [(6, 19, "the last card fetched before this send (probe)")],
         "capture the contract of the card this send uses",
+        "the card fetched before it is not tied to this send (not its client, its URL or an argument): freeze that card by hand if it is the one",
         id="nothing-ties-the-card-to-the-send",
     ),
 ]
 
 
-@pytest.mark.parametrize("text, at, expected, advice", AC103_CASES)
-def test_ac103_names_the_card_the_send_uses(text, at, expected, advice):
+@pytest.mark.parametrize("text, at, expected, advice, no_fix", AC103_CASES)
+def test_ac103_names_the_card_the_send_uses(text, at, expected, advice, no_fix):
     ((line, column, related, suggestion, _),) = findings("AC103", text)
     assert (line, column) == at
     assert related == expected
-    assert suggestion == advice + CAPTURE
+    assert suggestion == advice + CAPTURE + (f" (no automatic fix: {no_fix})" if no_fix else "")
 
 
 # --- AC104: the earlier fetch or the cached card it re-reads ----------------------------------------

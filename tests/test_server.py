@@ -319,6 +319,32 @@ def test_quick_fix_applies_the_rules_fix(client: LspClient, document: Path):
     assert client.change(document, 2, fixed)["diagnostics"] == []
 
 
+UNFROZEN_SEND = """\
+import httpx
+
+
+def ask(base, text):
+    card = httpx.get(base + "/.well-known/agent-card.json").json()
+    body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {"parts": [{"kind": "text", "text": text}]}}}
+    return httpx.post(card["url"], json=body).json()
+"""
+
+
+def test_the_contract_freezing_fix_is_offered_and_marked_unsafe(client: LspClient, workspace: Path):
+    document = workspace / "unfrozen.py"
+    client.notify("workspace/didChangeConfiguration", {"settings": {"a2alint": {"select": ["AC103"]}}})
+    try:
+        [diagnostic] = client.open(document, UNFROZEN_SEND)["diagnostics"]
+        actions = code_actions(client, document, diagnostic["range"], only=["quickfix"])
+        [fix] = [a for a in actions if a["title"].startswith("a2alint (AC103): Attach")]
+        assert fix["title"].endswith("(unsafe)")
+        fixed = apply(UNFROZEN_SEND, document_edits(fix, document.as_uri()))
+        assert "json=a2a_with_contract_hash(body, card)" in fixed and "def a2a_contract_hash(card)" in fixed
+        assert client.change(document, 2, fixed)["diagnostics"] == []
+    finally:
+        client.notify("workspace/didChangeConfiguration", {"settings": {"a2alint": {}}})
+
+
 def test_no_actions_away_from_findings(client: LspClient, document: Path):
     client.open(document, FINDING)
     first_line = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}}
