@@ -1279,6 +1279,10 @@ def _task_ids(values, expr: Expr, fact: Fact, hops: int) -> list[frozenset[str]]
     # what the value is made of: the names it reads, and what the models it builds are given
     # (``Message(**fields)``); not what a function it calls is given (``run(trace)``)
     built = {k for c in expr.calls if (c.method or "")[:1].isupper() for a in c.arguments for k in a.value.keys if "." not in k}
+    for call in expr.top:  # `send(a2a_with_contract_hash(message, card))`: the message it hands back
+        given = values.analysis.handed_back(call)
+        if given is not None:
+            found += _task_ids(values, given.value, fact, hops - 1)
     for key in expr.reads | built:
         for bind in values.below.get(key, ()):
             if any(t.split(".")[-1] == "task_id" for t in bind.targets) and not bind.value.placeholder and runs_before(bind, fact):

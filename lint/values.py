@@ -1075,6 +1075,19 @@ class Analysis:
                 self._lookups.add(id(call))
         return roles
 
+    def handed_back(self, call: Call):
+        """The argument of ``call`` that the project function it calls returns as it was
+        given (``a2a_with_contract_hash(message, card)`` hands back ``message``, its
+        metadata set): what the call's value is, for questions about its content."""
+        target = self.project_function(call)
+        if target is None:
+            return None
+        params = {a[1] for a in self.values(target.function).returns() if a[0] == PARAM and not a[2]}
+        if len(params) != 1:  # (what it sets on the object comes with it: the digest in its metadata)
+            return None
+        (param,) = params
+        return call.argument(param.index - self.offset(call, target.function), param.name)
+
     def registry_lookup(self, call: Call) -> bool:
         """``call`` resolves a card through something that is not an HTTP request for it (an
         MCP tool, a registry client out of sight) whose result the function builds a card

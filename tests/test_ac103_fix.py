@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import textwrap
+from collections import Counter
 from pathlib import Path
 
 import libcst as cst
@@ -91,6 +92,18 @@ def test_a_fixed_module_parses_is_silent_is_stable_and_changed_only_where_fixed(
     for path, result in again.items():
         assert sum(1 for d in result.diagnostics if d.code == "AC103") == unfixable[path], path
     assert all(r.fixed is None for r in lint_project(after, select=("AC103",), fix="unsafe").values())
+
+
+@pytest.mark.parametrize("sources", CASES)
+def test_the_fix_changes_no_other_rules_findings(sources):
+    """Freezing the contract leaves what the other rules see as it was: the wrapped message
+    still continues its task, the card still decides what it decided."""
+    def codes(texts):
+        return Counter(d.code for r in lint_project(texts).values() for d in r.diagnostics if d.code != "AC103")
+
+    fixed = lint_project(sources, select=("AC103",), fix="unsafe")
+    after = {path: result.fixed if result.fixed is not None else sources[path] for path, result in fixed.items()}
+    assert codes(after) == codes(sources)
 
 
 #: Cases whose card is in hand where the message is sent, one per shape: each must get a fix.
