@@ -43,27 +43,70 @@ STACK_BYTES = 512 * 1024 * 1024
 #: and the model's helpers take a few each).
 FRAMES_PER_LEVEL = 20
 
-_STRING = r"""(?<![\w])[rRbBuUfFtT]{0,3}(?:
+#: A string literal other than an f-string or t-string. A prefix is one only when it is a
+#: whole name (``if"x"`` is the keyword ``if`` and a string, ``rb"x"`` one string), as in
+#: Python's tokenizer, so the quote after any other name or keyword starts a plain string.
+_STRING = r"""(?:(?<![\w])(?:[uU]|[rR][bB]?|[bB][rR]?))?(?:
     '''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)
   | \"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\"|\Z)
-  | '(?:[^'\\\r\n]|\\[\s\S])*(?:'|(?=[\r\n])|\Z)
-  | "(?:[^"\\\r\n]|\\[\s\S])*(?:"|(?=[\r\n])|\Z)
+  | '[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)
+  | "[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)
 )"""
-_TOKENS = re.compile(
-    rf"""(?=[#'"rRbBuUfFtT(\[{{)\]}},;\\\r\n0-9*/<>+\-%@&|^~.laoien])  # a cheap first look at each character
-    (?:
-      (?P<comment>\#[^\r\n]*)
-    | (?P<string>{_STRING})
-    | (?P<open>[(\[{{])
-    | (?P<close>[)\]}}])
-    | (?P<separator>[,;])
-    | (?P<continuation>\\(?:\r\n|\r|\n))
-    | (?P<newline>\r\n|\r|\n)
-    | (?P<number>(?<![\w])\d[\w.]*)
-    | (?P<operator>\*\*|//|<<|>>|[-+*/%@&|^~.]|\b(?:lambda|not|and|or|if|else|await)\b)
-    )""",
-    re.VERBOSE,
-)
+#: The start of an f-string or t-string, up to its opening quote. Its replacement fields
+#: hold code, which may reuse the string's quote (Python 3.12's and libcst's reading).
+_FSTRING = r"""(?<![\w])(?:[fFtT][rR]?|[rR][fFtT])(?:'''|\"\"\"|'|")"""
+
+
+def _tokens(field: bool) -> "re.Pattern[str]":
+    """The tokens that nest, outside strings and comments; in a replacement field (``field``)
+    also ``:``, which starts the field's format spec outside the field's brackets."""
+    return re.compile(
+        rf"""(?=[#'"(\[{{)\]}},;\\\r\n*/<>+\-%@&|^~.{":" if field else ""}]|(?<![\w])[rRbBuUfFtTlaoien0-9])  # a first look
+        (?:
+          (?P<comment>\#[^\r\n]*)
+        | (?P<string>{_STRING})
+        | (?P<fstring>{_FSTRING})
+        | (?P<open>[(\[{{])
+        | (?P<close>[)\]}}])
+        | (?P<separator>[,;])
+        | (?P<continuation>\\(?:\r\n|\r|\n))
+        | (?P<newline>\r\n|\r|\n)
+        | (?P<number>(?<![\w])\d[\w.]*)
+        | (?P<operator>\*\*|//|<<|>>|[-+*/%@&|^~.]|\b(?:lambda|not|and|or|if|else|await)\b)
+        {"| (?P<colon>:)" if field else ""}
+        )""",
+        re.VERBOSE,
+    )
+
+
+_TOKENS = _tokens(field=False)
+_FIELD_TOKENS = _tokens(field=True)
+
+
+def _literal(quote: str, raw: bool, spec: bool) -> "re.Pattern[str]":
+    """The text of an f-string (or of a format spec: ``spec``) up to its next ``{``, ``}``,
+    closing quote or (a one-line string) line end: ``{{`` and ``}}`` are text outside
+    format specs, escapes are skipped (``\\N{...}`` whole, unless the string is ``raw``)."""
+    q = re.escape(quote[0])
+    parts = [rf"[^{{}}\\{q}]+" if len(quote) == 3 else rf"[^{{}}\\{q}\r\n]+"]
+    if len(quote) == 3:
+        parts.append(rf"{q}(?!{q}{q})")
+    if not raw:
+        parts.append(r"\\N\{[\w \-]*\}")
+    parts.append(r"\\(?:\r\n|[^{}]|(?=[{}])|\Z)")
+    if not spec:
+        parts.append(r"\{\{|\}\}")
+    return re.compile("(?:" + "|".join(parts) + ")*")
+
+
+#: A replacement field of names, dots and spaces, with a conversion and a plain format spec.
+_SIMPLE_FIELD = re.compile(r"""([\w. ]*)(?:![rsa])?(?::[^{}'"\\\r\n]*)?\}""")
+#: ``(quote, raw)``: the patterns of an f-string's text and of its format specs.
+_LITERALS = {
+    (quote, raw): (_literal(quote, raw, False), _literal(quote, raw, True))
+    for quote in ("'", '"', "'''", '"""')
+    for raw in (False, True)
+}
 
 T = TypeVar("T")
 
@@ -82,54 +125,137 @@ class Nesting:
         level per enclosing bracket and per operator, keyword, call or adjacent string of
         an element (commas and semicolons end elements, newlines outside brackets end
         statements). An upper bound of libcst's depth for ordinary code. One pass, with
-        local variables only: it runs on every file that is parsed."""
+        local variables only: it runs on every file that is parsed.
+
+        Strings, comments and brackets are read as Python's tokenizer reads them. The
+        replacement fields of f-strings are code, each one bracket deeper (their ``{``
+        and ``}``), read with their own nested strings (PEP 701) and format specs."""
         starts = [0]  # the depth at which each open bracket's elements start
         counts: list[int] = []  # ``count`` of each enclosing bracket, while inside a nested one
         count = 0  # levels since the last comma of the innermost bracket
         statement = deepest = cost = strings = 0  # ``strings``: adjacent strings so far
-        for match in _TOKENS.finditer(text):
-            kind = match.lastgroup
-            if kind == "string":
-                strings += 1
-                if strings > 1:  # implicit concatenation nests one level per string
-                    count += 1
-                if strings > MAX_STRINGS:
-                    refusal = f"nested too deeply to check (more than {MAX_STRINGS} implicitly concatenated strings)"
-                    return cls(deepest, (*_position(text, match.start()), refusal))
-            elif kind == "comment" or kind == "continuation" or kind == "number" or (kind == "newline" and counts):
-                continue
+        #: The f-strings being read, innermost last: ``[text, spec, quote, strings, level,
+        #: fields]``: the patterns of its text and format specs, its quote, ``strings`` once
+        #: it ends, ``len(counts)`` where it starts, and its open fields as ``[len(counts)
+        #: inside, in its format spec]`` (a field opens in the format spec of the one before).
+        fstrings: list[list] = []
+        pos, pattern = 0, _TOKENS
+        while True:
+            for match in pattern.finditer(text, pos):
+                kind = match.lastgroup
+                if kind == "string" or kind == "fstring":
+                    strings += 1
+                    if strings > 1:  # implicit concatenation nests one level per string
+                        count += 1
+                    if strings > MAX_STRINGS:
+                        refusal = f"nested too deeply to check (more than {MAX_STRINGS} implicitly concatenated strings)"
+                        return cls(deepest, (*_position(text, match.start()), refusal))
+                    if kind == "fstring":
+                        opening = match.group()
+                        quote = opening[-3:] if opening[-3:] in ('"""', "'''") else opening[-1]
+                        fstrings.append([*_LITERALS[quote, "r" in opening or "R" in opening], quote, strings, len(counts), []])
+                elif kind == "comment" or kind == "continuation" or kind == "number" or (kind == "newline" and counts):
+                    continue
+                elif kind == "colon":  # in a replacement field: its format spec, outside its brackets
+                    field = fstrings[-1][5][-1]
+                    if len(counts) == field[0]:
+                        field[1] = True
+                        pos = match.end()
+                        break
+                    continue
+                else:
+                    if strings > ROOMY:  # the model reads a concatenation once per string in it
+                        cost += STRING_COST * strings * strings
+                    strings = 0
+                    if kind == "operator":
+                        count += 1
+                    elif kind == "open":
+                        counts.append(count)
+                        starts.append(starts[-1] + count + 1)
+                        count = 0
+                        if len(counts) > MAX_BRACKETS:
+                            refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+                            return cls(max(deepest, len(counts)), (*_position(text, match.start()), refusal))
+                    elif kind == "close":
+                        if fstrings and len(counts) == fstrings[-1][5][-1][0]:  # at the field's own bracket
+                            if match.group() != "}":
+                                continue  # ``)`` or ``]`` closing the field: a syntax error, not a way out
+                            kind = "fstring"  # the end of the field: its f-string goes on
+                            fstrings[-1][5].pop()
+                        if counts:
+                            count = counts.pop()
+                            starts.pop()
+                        if kind == "close":  # (the fields of an f-string are side by side)
+                            count += 1  # what it closes may be called or subscripted again: f()()...
+                    elif kind == "separator":
+                        count = 0
+                    else:  # a newline that ends a statement
+                        cost += statement * statement if statement > ROOMY else 0
+                        statement = count = 0
+                        continue
+                here = starts[-1] + count
+                if here > statement:
+                    statement = here
+                    if here > deepest:
+                        deepest = here
+                        if here > MAX_DEPTH:
+                            refusal = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
+                            return cls(deepest, (*_position(text, match.start()), refusal))
+                if kind == "fstring":  # the text of an f-string follows
+                    pos = match.end()
+                    break
             else:
-                if strings > ROOMY:  # the model reads a concatenation once per string in it
-                    cost += STRING_COST * strings * strings
-                strings = 0
-                if kind == "operator":
-                    count += 1
-                elif kind == "open":
+                break  # the end of the text
+            while fstrings:  # the text of the innermost f-string (or of a format spec in it), up to code
+                literal, spec, quote, after, level, fields = fstrings[-1]
+                if fields and not fields[-1][1]:
+                    break  # in a replacement field: code
+                stop = (spec if fields else literal).match(text, pos).end()
+                char = text[stop : stop + 1]
+                pos = stop + 1
+                simple = char == "{" and not fields and _SIMPLE_FIELD.match(text, pos)
+                if simple:  # a field of names and dots (most are), read here: one bracket deeper,
+                    pos = simple.end()  # and a level per dot or space (each ``and``, ``or``... has two)
+                    inside = simple.group(1)
+                    here = starts[-1] + count + 1 + inside.count(".") + inside.count(" ")
+                    if len(counts) >= MAX_BRACKETS:
+                        refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+                        return cls(max(deepest, len(counts) + 1), (*_position(text, stop), refusal))
+                elif char == "{":  # a replacement field: one bracket deeper, read as code
                     counts.append(count)
                     starts.append(starts[-1] + count + 1)
-                    count = 0
+                    count = strings = 0
+                    fields.append([len(counts), False])
                     if len(counts) > MAX_BRACKETS:
                         refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
-                        return cls(max(deepest, len(counts)), (*_position(text, match.start()), refusal))
-                elif kind == "close":
+                        return cls(max(deepest, len(counts)), (*_position(text, stop), refusal))
+                    here = starts[-1]
+                elif char == "}":
+                    if not fields:
+                        continue  # a single ``}`` in the text: a syntax error
+                    fields.pop()  # the end of a format spec, and of its field
                     if counts:
                         count = counts.pop()
                         starts.pop()
-                    count += 1  # what it closes may be called or subscripted again: f()()...
-                elif kind == "separator":
-                    count = 0
-                else:  # a newline that ends a statement
-                    cost += statement * statement if statement > ROOMY else 0
-                    statement = count = 0
+                    here = starts[-1] + count
+                elif not char:
+                    break  # the end of the text
+                else:  # the closing quote, or the end of the line of an unterminated string
+                    fstrings.pop()
+                    if len(counts) > level:  # fields left open: a syntax error
+                        count = counts[level]
+                        del counts[level:], starts[level + 1 :]
+                    strings = after
+                    pos = stop + len(quote) if char == quote[0] else stop
                     continue
-            here = starts[-1] + count
-            if here > statement:
-                statement = here
-                if here > deepest:
-                    deepest = here
-                    if here > MAX_DEPTH:
-                        refusal = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
-                        return cls(deepest, (*_position(text, match.start()), refusal))
+                if here > statement:
+                    statement = here
+                    if here > deepest:
+                        deepest = here
+                        if here > MAX_DEPTH:
+                            refusal = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
+                            return cls(deepest, (*_position(text, stop), refusal))
+            pattern = _FIELD_TOKENS if fstrings else _TOKENS
         cost += (STRING_COST * strings * strings if strings > ROOMY else 0) + (statement * statement if statement > ROOMY else 0)
         if cost > MAX_COST:
             return cls(deepest, (1, 1, "nested too deeply to check (too many deeply nested statements)"))

@@ -175,8 +175,21 @@ class Linter:
             raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
         except RecursionError:
             raise _Refused(self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to parse").diagnostics) from None
-        except Exception as error:  # the native parser's other refusals
-            raise _Refused(self._unparsable(FileResult(display), enabled, 1, 1, f"cannot parse: {error}").diagnostics) from None
+        except Exception as error:  # the native parser's other refusals (its nodes' validation...)
+            line, column, message = 1, 1, f"cannot parse: {error}"
+            try:  # a file Python refuses too is a syntax error; one Python reads is libcst's limit
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    compile(text, "<a2alint>", "exec", ast.PyCF_ONLY_AST)
+            except SyntaxError as located:
+                if located.lineno:
+                    line, column = _inside(text, located.lineno, located.offset or 1)
+                    message = f"syntax error: {located.msg}"
+            except (ValueError, RecursionError, MemoryError):
+                pass
+            else:
+                message = f"cannot parse: Python accepts this file but a2alint's parser does not ({error}); please report this as a bug"
+            raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
         try:
             model = build_model(module, display)
             apimodel.annotate(model, settings.api)
