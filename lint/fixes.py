@@ -7,8 +7,11 @@ that changed on disk since it was read is left alone.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Iterable
@@ -90,22 +93,118 @@ def parses(source: str) -> bool:
 
 
 def write_atomically(path: Path, text: str, encoding: str, expected: bytes) -> None:
-    """Replace ``path`` with ``text`` unless it no longer holds ``expected``."""
+    """Replace ``path`` with ``text`` unless it no longer holds ``expected``.
+
+    The new text goes to a temporary file of a short random name in the same folder
+    (any file name fits), with the file's mode. Right before the rename the file is
+    read and stat'ed again: if its bytes, size, mtime, inode or mode changed since the
+    first look, nothing is written (:class:`StaleFileError`). A file its owner may not
+    write (no ``S_IWUSR``) is never replaced, not even by root (:class:`ReadOnlyFileError`).
+    On any failure the temporary file is removed and the file is left as it was.
+    """
+    before = os.stat(path)
     if path.read_bytes() != expected:
         raise StaleFileError(str(path))
-    mode = path.stat().st_mode
+    if not before.st_mode & stat.S_IWUSR:
+        raise ReadOnlyFileError(errno.EACCES, "read-only file (no write permission for its owner), left unchanged", str(path))
     data = text.encode(encoding)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".a2alint")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".a2alint-", suffix=".tmp")
+    replaced = False
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, mode & 0o7777)
-        if path.read_bytes() != expected:
+        os.chmod(temporary, stat.S_IMODE(before.st_mode))
+        # The last look: the bytes, then the stat (an edit saved after the read shows in it).
+        if path.read_bytes() != expected or _identity(os.stat(path)) != _identity(before):
             raise StaleFileError(str(path))
         os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+        replaced = True
+    finally:
+        if not replaced:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+
+
+class ReadOnlyFileError(PermissionError):
+    """The file has no write permission for its owner: a fix must not replace it."""
+
+
+def _identity(status: os.stat_result) -> tuple[int, ...]:
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_mode)
+
+
+def rendered(model, old: cst.CSTNode, new: cst.CSTNode) -> str | None:
+    """The code of ``new`` as it will stand in place of ``old``: libcst writes the
+    continuation and comment lines of a node inside an indented block relative to that
+    block (``indent``), so a node generated on its own would lose their indentation; they
+    are given it first. None when the block's indentation cannot be told."""
+    absolute = _Absolute(_block_indent(model, old))
+    node = new.visit(absolute)
+    return None if absolute.unknown else model.module.code_for_node(node)
+
+
+class _Absolute(cst.CSTTransformer):
+    """Gives the lines of an expression that libcst indents by their block (``indent``)
+    their whole indentation, ``block`` + their own; ``unknown`` if one needs an unknown block."""
+
+    def __init__(self, block: str | None) -> None:
+        super().__init__()
+        self.block = block
+        self.unknown = False
+
+    def _whole(self, whitespace: cst.SimpleWhitespace) -> cst.SimpleWhitespace:
+        if self.block is None:
+            self.unknown = True
+            return whitespace
+        return cst.SimpleWhitespace(self.block + whitespace.value)
+
+    def leave_ParenthesizedWhitespace(self, original_node, updated_node):
+        if not updated_node.indent:
+            return updated_node
+        return updated_node.with_changes(indent=False, last_line=self._whole(updated_node.last_line))
+
+    def leave_EmptyLine(self, original_node, updated_node):
+        if not updated_node.indent:
+            return updated_node
+        return updated_node.with_changes(indent=False, whitespace=self._whole(updated_node.whitespace))
+
+
+def _block_indent(model, node: cst.CSTNode) -> str | None:
+    """The indentation of the block holding the statement of ``node`` (what libcst puts
+    before a continuation line it parsed as ``indent``); None if it cannot be told."""
+    child = model.statement_of.get(id(node))
+    if child is None:
+        return None
+    default = model.module.default_indent
+    parts: list[str] = []
+    parent = model.parent_statement.get(id(child))
+    while parent is not None:
+        indent = _indent_in(parent, child, default)
+        if indent is None:
+            return None
+        parts.append(indent)
+        child, parent = parent, model.parent_statement.get(id(parent))
+    return "".join(reversed(parts))
+
+
+_CLAUSES = (cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+
+
+def _indent_in(parent: cst.CSTNode, child: cst.CSTNode, default: str) -> str | None:
+    """The indentation the compound statement ``parent`` adds to its statement ``child``
+    ('' for an ``elif``), or None if ``child`` is not found in it."""
+    start = (parent.indent or default) if isinstance(parent, cst.Match) else ""
+    stack = [(parent, "")]
+    while stack:
+        current, prefix = stack.pop()
+        for sub in current.children:
+            if sub is child:
+                return prefix
+            if isinstance(sub, cst.IndentedBlock):
+                if any(statement is child for statement in sub.body):
+                    return prefix + (default if sub.indent is None else sub.indent)
+            elif isinstance(sub, _CLAUSES):
+                stack.append((sub, prefix + start if isinstance(sub, cst.MatchCase) else prefix))
+    return None

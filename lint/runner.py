@@ -28,7 +28,7 @@ import libcst as cst
 from a2alint import apimodel
 from a2alint.config import Layer, Overrides, Settings
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
-from a2alint.fixes import apply_edits, parses, select_fixes, split_lines
+from a2alint.fixes import apply_edits, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.paths import resolved
@@ -335,13 +335,10 @@ class Linter:
         for rule, report in reports:
             span = positions[report.node]
             fix = None
-            if report.fix is not None:
+            code = rendered(model, report.fix.old, report.fix.new) if report.fix is not None else None
+            if code is not None:  # (None: the fix cannot be written without moving lines)
                 old = positions[report.fix.old]
-                edits = [Edit(
-                    Position(old.start.line, old.start.column + 1),
-                    Position(old.end.line, old.end.column + 1),
-                    module.code_for_node(report.fix.new),
-                )]
+                edits = [Edit(Position(old.start.line, old.start.column + 1), Position(old.end.line, old.end.column + 1), code)]
                 for insert in report.fix.inserts:
                     near = positions[insert.node].end if insert.after else positions[insert.node].start
                     point = Position(near.line, near.column + 1)

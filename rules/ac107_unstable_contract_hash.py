@@ -131,6 +131,39 @@ async def contract_digest(resolver: A2ACardResolver) -> str:
     return hashlib.sha256(json.dumps(contract, sort_keys=True).encode()).hexdigest()  # expect: AC107
 """,
         ),
+        Invalid(
+            """
+import hashlib, json
+from a2a.client import A2ACardResolver
+
+async def contract_digest(resolver: A2ACardResolver) -> str:
+    card = await resolver.get_agent_card()
+    if card.security:
+        blob = json.dumps(  # expect: AC107
+            {"protocolVersion": card.protocol_version, "security": card.security},
+            separators=(",", ":"),
+            default=str
+        )
+        return hashlib.sha256(blob.encode()).hexdigest()
+    return ""
+""",
+            fixed="""
+import hashlib, json
+from a2a.client import A2ACardResolver
+
+async def contract_digest(resolver: A2ACardResolver) -> str:
+    card = await resolver.get_agent_card()
+    if card.security:
+        blob = json.dumps(  # expect: AC107
+            {"protocolVersion": card.protocol_version, "security": card.security},
+            separators=(",", ":"),
+            default=str,
+            sort_keys=True
+        )
+        return hashlib.sha256(blob.encode()).hexdigest()
+    return ""
+""",
+        ),
         """
 import hashlib, json
 from a2a.client import ClientFactory
@@ -201,8 +234,7 @@ async def pin(url):
         elif not sorted_keys:
             fix = None
             if sort_keys is None and not any(a.star == "**" for a in node.args):
-                fixed = node.with_changes(args=[*_with_trailing_comma(node.args), _sort_keys_arg()])
-                fix = Replace(node, fixed, "safe", "add sort_keys=True")
+                fix = _sort_keys_fix(node)
             self.report(
                 node,
                 "json.dumps of Agent Card data without sort_keys=True feeds a hash; key order varies between peers",
@@ -233,12 +265,36 @@ def _digest_notes(producer: Call, sink: Call) -> list[Note]:
     return [Note(sink.node, f"the digest it feeds is computed here ({sink.callee or sink.method}())")]
 
 
-def _with_trailing_comma(args) -> list[cst.Arg]:
-    args = list(args)
+def _sort_keys_fix(node: cst.Call) -> Replace | None:
+    """Add ``sort_keys=True`` as one more argument after the last one, every other byte
+    of the call as written: after a trailing comma with one of its own, on a line of its
+    own (at the last argument's indentation) when the arguments are one a line, else on
+    the last argument's line (the engine keeps the call's continuation lines where they
+    stand when it writes it)."""
+    call = node
+    if not call.args:
+        return None
+    args = list(call.args)
     last = args[-1]
-    if last.comma is cst.MaybeSentinel.DEFAULT:
-        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    return args
+    if len(args) == 1:
+        before = call.whitespace_before_args
+    else:
+        previous = args[-2].comma
+        before = previous.whitespace_after if isinstance(previous, cst.Comma) else None
+    comma = last.comma if isinstance(last.comma, cst.Comma) else None
+    after = comma.whitespace_after if comma is not None else last.whitespace_after_arg
+    commented = isinstance(after, cst.ParenthesizedWhitespace) and after.first_line.comment is not None
+    gap: cst.BaseParenthesizableWhitespace = cst.SimpleWhitespace(" ")
+    if isinstance(before, cst.ParenthesizedWhitespace) and not commented:  # the arguments are one a line
+        gap = cst.ParenthesizedWhitespace(indent=before.indent, last_line=cst.SimpleWhitespace(before.last_line.value))
+    added = _sort_keys_arg()
+    if comma is not None:  # ``last, sort_keys=True,`` and what followed the comma after the new one
+        args[-1] = last.with_changes(comma=comma.with_changes(whitespace_after=gap))
+        added = added.with_changes(comma=cst.Comma(whitespace_after=comma.whitespace_after))
+    else:  # ``last, sort_keys=True`` and what followed the last argument after the new one
+        args[-1] = last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""), comma=cst.Comma(whitespace_after=gap))
+        added = added.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+    return Replace(node, call.with_changes(args=[*args, added]), "safe", "add sort_keys=True")
 
 
 def _sort_keys_arg() -> cst.Arg:

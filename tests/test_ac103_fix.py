@@ -260,3 +260,32 @@ def test_the_text_a_wrapper_builds_its_message_from_is_not_wrapped():
     assert found[24].fix is not None  # a message, sent through the same wrapper: wrapped, with the card the peer keeps
     fixed = lint_project({"peer.py": source}, select=("AC103",), fix="unsafe")["peer.py"].fixed
     assert "peer.send_message(a2a_with_contract_hash(message, peer._agent_card))" in fixed
+
+
+def test_a_message_written_over_several_lines_inside_a_block_keeps_its_lines():
+    """The wrapped argument is written where it stands: its continuation lines keep the
+    indentation of the block they are in (libcst writes them relative to it)."""
+    source = textwrap.dedent(
+        """
+        import httpx
+
+
+        class Peer:
+            def ask(self, base, text):
+                card = httpx.get(base + "/.well-known/agent-card.json").json()
+                if text:
+                    return httpx.post(
+                        card["url"],
+                        json={
+                            "jsonrpc": "2.0",
+                            "id": 1,
+                            "method": "message/send",
+                            "params": {"message": {"parts": [{"kind": "text", "text": text}]}},
+                        },
+                    ).json()
+        """
+    )
+    fixed = lint_project({"peer.py": source}, select=("AC103",), fix="unsafe")["peer.py"].fixed
+    assert '                json=a2a_with_contract_hash({\n                    "jsonrpc": "2.0",\n' in fixed
+    assert "                }, card),\n" in fixed
+    assert unfrozen(fixed) == source
