@@ -8,7 +8,6 @@ import sys
 if sys.path and sys.path[0] in ("", os.getcwd()):
     sys.path.pop(0)
 
-from a2alint.cli import main  # noqa: E402
+from a2alint.cli import run  # noqa: E402
 
-# An ordinary exit (not cli.run's): profilers and coverage run this way write their data.
-main(prog_name="a2alint")
+run(hard_exit=False)  # an ordinary exit: profilers and coverage run this way write their data

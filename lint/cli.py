@@ -6,7 +6,9 @@ import difflib
 import gc
 import json
 import os
+import shutil
 import sys
+import traceback
 from pathlib import Path
 from typing import Callable
 
@@ -21,7 +23,7 @@ from a2alint.discovery import discover, project_context
 from a2alint.paths import resolved
 from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
-from a2alint.runner import FileResult, Linter, WorkerDied, check_files, read_source
+from a2alint.runner import MAX_BYTES, FileResult, Linter, WorkerDied, check_files, read_source
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
 
@@ -39,11 +41,13 @@ def main() -> None:
     skill absence, sends without freezing the card's contract, or lets a card decide task state."""
 
 
-def run() -> None:
-    """The ``a2alint`` program: :func:`main`, then leave at once. Tearing down what a run
-    built (every module's facts, and a collection of their cycles at exit) costs a large
-    project a noticeable share of the run and frees nothing anyone waits for; mypy leaves
-    the same way. Output is flushed first, and a write that fails then is exit 2."""
+def run(hard_exit: bool = True) -> None:
+    """The ``a2alint`` program: :func:`main`, then leave. A crash is exit 2 with its
+    traceback, never 1 (which means findings). ``hard_exit``: leave at once, without
+    tearing down what a run built (every module's facts, and a collection of their
+    cycles at exit), which costs a large project a noticeable share of the run and frees
+    nothing anyone waits for; mypy leaves the same way. Output is flushed first, and a
+    write that fails then is exit 2."""
     try:
         main(prog_name="a2alint")
         code = 0
@@ -51,6 +55,10 @@ def run() -> None:
         code = leaving.code if isinstance(leaving.code, int) else (0 if leaving.code is None else 1)
         if not isinstance(leaving.code, (int, type(None))):
             print(leaving.code, file=sys.stderr)
+    except Exception:  # an internal error: say so, and not with the code for findings
+        traceback.print_exc()
+        print("a2alint: internal error (the traceback above); please report it", file=sys.stderr)
+        code = 2
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -58,6 +66,8 @@ def run() -> None:
             pass
         except OSError:
             code = 2
+    if not hard_exit:
+        sys.exit(code)
     os._exit(code)
 
 
@@ -145,6 +155,9 @@ def check(
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
         raise click.UsageError("--add-noqa writes the files it checks: not with --write-baseline or stdin")
+    for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline_file)):
+        if target and Path(target).suffix in (".py", ".pyi"):
+            _fail(f"{option} {target}: would overwrite Python source; give the report another name")
     try:
         known = Baseline.load(Path(baseline_file)) if baseline_file else None
     except BaselineError as error:
@@ -159,6 +172,10 @@ def check(
             files = 1
         else:
             found, problems = discover(list(paths) or ["."], resolver, force_exclude)
+            checked = {resolved(path) for _, path in found}
+            for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline_file)):
+                if target and resolved(Path(target)) in checked:
+                    _fail(f"{option} {target}: is one of the files being checked")
             located = dict(found)
             files = len(found)
             work = [(display, path, resolver.for_path(path)) for display, path in found]
@@ -211,9 +228,11 @@ def check(
             reporters.write(
                 output_format, diagnostics, out, files=files, registry=registry, cwd=cwd, fixed=fixed_count, quiet=quiet
             )
-    finally:
+        out.flush()
         if stream:
             stream.close()
+    except OSError as error:  # a full disk, a closed pipe: one message, and not the code for findings
+        _fail(f"{output_file or 'the output'}: cannot write the report: {error.strerror or error}")
     if errors or any(p.fatal for p in problems):
         sys.exit(2)
     if diff:
@@ -241,12 +260,23 @@ def _check_stdin(
     linter: Linter, resolver: SettingsResolver, stdin_filename: str | None, fix_mode: str | None, cache: Cache | None
 ) -> FileResult:
     """The source piped in, checked as the file it names would be: with the rest of that
-    file's project, when it has one."""
-    data = sys.stdin.buffer.read()
+    file's project, when it has one. No more of it is read than a file may hold (the
+    rest, for ``--fix``, is passed through by :func:`_apply`)."""
+    data = sys.stdin.buffer.read(MAX_BYTES + 1)
     display = stdin_filename or "-"
     path = Path(stdin_filename) if stdin_filename else Path.cwd() / "-"
-    if not stdin_filename:
-        return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
+    if stdin_filename:
+        try:
+            return _check_stdin_as(linter, resolver, data, display, path, fix_mode, cache)
+        except OSError as error:  # a name longer than the system allows: checked, without its place
+            click.echo(f"a2alint: {display}: {error.strerror or error}; checked with the settings of the current folder", err=True)
+            path = Path.cwd() / "-"
+    return linter.check_bytes(data, display, path, resolver.for_path(path), fix_mode)
+
+
+def _check_stdin_as(
+    linter: Linter, resolver: SettingsResolver, data: bytes, display: str, path: Path, fix_mode: str | None, cache: Cache | None
+) -> FileResult:
     piped = resolved(path)
     context = [(d, p, resolver.for_path(p)) for d, p in project_context([(display, path)], resolver)]
 
@@ -285,6 +315,9 @@ def _apply(
         if result.fixed is None:
             if stdin and not diff:
                 _write_stdout(result.data)  # unchanged, byte for byte (even when it could not be decoded)
+                if len(result.data) > MAX_BYTES:  # too large to check: the rest of it, unread until now
+                    shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
+                    sys.stdout.buffer.flush()
             continue
         if diff:
             sys.stdout.writelines(

@@ -158,31 +158,44 @@ def _walk(
                 continue
             visited.add((info.st_dev, info.st_ino))
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError as error:
+            settings = resolver.for_path(directory)
+        except OSError as error:  # unreadable, or a path longer than the system allows
             problems.append(Problem(display_dir, f"cannot read directory: {error.strerror or error}"))
             continue
-        settings = resolver.for_path(directory)
         subdirs = []
         for entry in entries:
             path = Path(entry.path)
             display = os.path.join(display_dir, entry.name) if display_dir != "." else entry.name
             try:
-                is_dir = entry.is_dir()
-                is_file = entry.is_file()
-            except OSError:  # a symbolic link that leads to itself
-                is_dir = is_file = False
-            if settings.is_excluded(path) or (settings.respect_gitignore and ignores.ignored(path, is_dir)):
+                found = _entry(entry, path, display, settings, ignores, roots, problems)
+            except OSError as error:  # ENAMETOOLONG below a deep tree: this entry only
+                problems.append(Problem(display, f"cannot read: {error.strerror or error}"))
                 continue
-            if (is_dir or is_file) and entry.is_symlink() and not _inside(path, roots):
-                continue
-            if is_dir:
-                if not _is_virtualenv(path):
-                    subdirs.append((display, path))
-            elif is_file and _wanted(entry.name, settings):
+            if found == "dir":
+                subdirs.append((display, path))
+            elif found == "file":
                 yield display, path
-            elif entry.is_symlink() and not os.path.exists(path) and _wanted(entry.name, settings):
-                problems.append(Problem(display, "broken symbolic link"))
         stack.extend(reversed(subdirs))
+
+
+def _entry(entry: os.DirEntry, path: Path, display: str, settings: Settings, ignores: _Ignores, roots: list[Path], problems: list[Problem]) -> str | None:
+    """What one directory entry is to the walk: a folder to enter, a file to check, or nothing."""
+    try:
+        is_dir = entry.is_dir()
+        is_file = entry.is_file()
+    except OSError:  # a symbolic link that leads to itself
+        is_dir = is_file = False
+    if settings.is_excluded(path) or (settings.respect_gitignore and ignores.ignored(path, is_dir)):
+        return None
+    if (is_dir or is_file) and entry.is_symlink() and not _inside(path, roots):
+        return None
+    if is_dir:
+        return None if _is_virtualenv(path) else "dir"
+    if is_file and _wanted(entry.name, settings):
+        return "file"
+    if entry.is_symlink() and not os.path.exists(path) and _wanted(entry.name, settings):
+        problems.append(Problem(display, "broken symbolic link"))
+    return None
 
 
 #: A project with more Python files than this is not read whole for context.

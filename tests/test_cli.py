@@ -376,3 +376,18 @@ def test_a_cached_run_reports_exactly_what_a_fresh_run_reports(project, check):
     fresh = check("--format", "sarif", "bad.py")
     assert _cache_entries(project)
     assert check("--format", "sarif", "bad.py").stdout == fresh.stdout
+
+
+def test_a_crash_is_exit_2_with_its_traceback_never_1(monkeypatch, capsys):
+    """Exit 1 means findings: an internal error must not look like them to CI."""
+    from a2alint import cli
+
+    def crash(**_):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "main", crash)
+    with pytest.raises(SystemExit) as leaving:
+        cli.run(hard_exit=False)
+    assert leaving.value.code == 2
+    err = capsys.readouterr().err
+    assert "RuntimeError: boom" in err and "internal error" in err
