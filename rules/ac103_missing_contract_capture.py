@@ -405,6 +405,8 @@ def submit(url, params):
             if home is not scope and not kept:
                 return None, f"the card is held in {home.name if home is not None else 'another function'}(), not where the message is sent"
             card = where.key
+        if card.startswith("self.") and not (scope.params and scope.params[0].name == "self"):
+            return None, f"{card} is not reachable from {scope.name}()"
         found = self._message_argument(flow, call, below)
         if found is None:
             return None, "the message is not passed to the send as one argument"
