@@ -19,6 +19,7 @@ and ours recurse per level too. So before parsing, one cheap scan over the text
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import threading
@@ -294,6 +295,24 @@ class Nesting:
         if "error" in outcome:
             raise outcome["error"]  # type: ignore[misc]
         return outcome["value"]  # type: ignore[return-value]
+
+
+    def survives(self, parse: Callable[[str], object], text: str) -> bool:
+        """Whether ``parse(text)`` (libcst's native parser) returns without taking the
+        process down: a crash of native code cannot be caught, so a deep file is parsed
+        first in a forked child, which alone dies if it does. Shallow files, and systems
+        without ``fork``, are not tried."""
+        if self.depth <= ROOMY or not hasattr(os, "fork"):
+            return True
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child's coverage is not collected
+            try:
+                self.run(parse, text)
+            except BaseException:  # a refusal is the parent's to report: only a crash counts here
+                pass
+            os._exit(0)
+        _, status = os.waitpid(child, 0)
+        return not os.WIFSIGNALED(status)
 
 
 _ROOM = threading.Lock()

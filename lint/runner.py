@@ -42,6 +42,8 @@ from a2alint.suppressions import SKIP_FILE, find_noqa
 #: Larger files are one AC000: libcst needs 5 to 15 seconds and up to 1 GB of memory per MiB of Python.
 MAX_BYTES = 1024 * 1024
 MAX_FIX_PASSES = 10
+#: The native parser, as a deep file is first tried with (see Nesting.survives).
+PARSE = cst.parse_module
 UNPARSABLE = "AC000"
 UNUSED_NOQA = "AC001"
 
@@ -145,6 +147,9 @@ class Linter:
         nesting = Nesting.of(text)
         if nesting.refusal:
             self._unparsable(result, enabled, *nesting.refusal)
+            return prepared
+        if not nesting.survives(PARSE, text):
+            self._unparsable(result, enabled, 1, 1, "a2alint's parser crashed on this file (nested too deeply for it); please report this as a bug")
             return prepared
         prepared.text, prepared.nesting = text, nesting
         prepared.model = nesting.run(self._parse, prepared)

@@ -6,6 +6,7 @@ libcst refuses but Python accepts says so in its ``AC000``."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 
 import a2alint.runner
 from a2alint.nesting import Nesting
+from a2alint.registry import load_rules
 from a2alint.runner import lint_source
 from conftest import run_installed, write
 
@@ -184,3 +186,33 @@ def test_a_validation_error_on_an_invalid_file_is_python_s_syntax_error(monkeypa
     [diagnostic] = [d for d in lint_source(A2A + "x = (1,\n").diagnostics if d.code == "AC000"]
     assert diagnostic.message == "syntax error: '(' was never closed"
     assert (diagnostic.line, diagnostic.column) == (2, 5)
+
+
+def _deep_valid_file(tmp_path):
+    path = tmp_path / "deep.py"
+    path.write_text("from a2a.client import A2ACardResolver\n\nx = " + "(" * 150 + "1" + ")" * 150 + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_crash_of_the_native_parser_takes_only_its_own_file(tmp_path, monkeypatch):
+    """Native code that dies cannot be caught: a deep file is parsed first in a forked
+    child, so if the parser crashes only that child dies, and the file is one AC000."""
+    import signal
+
+    from a2alint import runner
+    from a2alint.config import Settings
+
+    deep = _deep_valid_file(tmp_path)
+    monkeypatch.setattr(runner, "PARSE", lambda text: os.kill(os.getpid(), signal.SIGSEGV))
+    linter = runner.Linter(load_rules())
+    result = runner.read_and_check(linter, "deep.py", deep, Settings(root=tmp_path))
+    assert [d.code for d in result.diagnostics] == ["AC000"]
+    assert "crashed" in result.diagnostics[0].message
+
+
+def test_a_deep_file_the_parser_reads_is_checked_as_usual(tmp_path):
+    from a2alint import runner
+    from a2alint.config import Settings
+
+    result = runner.read_and_check(runner.Linter(load_rules()), "deep.py", _deep_valid_file(tmp_path), Settings(root=tmp_path))
+    assert [d.code for d in result.diagnostics if d.code == "AC000"] == []
