@@ -27,11 +27,16 @@ from a2alint.runner import MAX_BYTES, FileResult, Linter, WorkerDied, check_file
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
 
-def _codes(values: tuple[str, ...]) -> tuple[str, ...] | None:
-    """``--select AC1,AC2 --select AC3`` -> ``("AC1", "AC2", "AC3")``."""
+def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
+    """``--select AC1,AC2 --select AC3`` -> ``("AC1", "AC2", "AC3")``. An empty selector
+    (``--select ""``, ``--select AC1,``) is a usage error, as in ruff: it would select or
+    drop nothing, silently."""
     if not values:
         return None
-    return tuple(code.strip().upper() if code.strip().upper() != "ALL" else "ALL" for v in values for code in v.split(",") if code.strip())
+    codes = [code.strip().upper() for value in values for code in value.split(",")]
+    if "" in codes:
+        raise click.UsageError(f"{option}: empty rule selector in {', '.join(repr(v) for v in values)}")
+    return tuple(codes)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -133,7 +138,11 @@ def check(
         click.get_current_context().call_on_close(gc.enable)
     registry = load_rules()
     overrides = Overrides(
-        layer=Layer(select=_codes(select), extend_select=_codes(extend_select) or (), ignore=_codes(ignore) or ()),
+        layer=Layer(
+            select=_codes(select, "--select"),
+            extend_select=_codes(extend_select, "--extend-select") or (),
+            ignore=_codes(ignore, "--ignore") or (),
+        ),
         preview=preview,
         extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
     )
@@ -225,8 +234,10 @@ def check(
         if statistics:
             reporters.write_statistics(diagnostics, out, output_format)
         elif not diff:  # the diff is the whole output: a report after it would break its format
+            # no all-clear when a path named could not be checked (`check nope/`): its error says so
+            silent = quiet or (any(p.fatal for p in problems) and not diagnostics)
             reporters.write(
-                output_format, diagnostics, out, files=files, registry=registry, cwd=cwd, fixed=fixed_count, quiet=quiet
+                output_format, diagnostics, out, files=files, registry=registry, cwd=cwd, fixed=fixed_count, quiet=silent
             )
         out.flush()
         if stream:

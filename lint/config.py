@@ -259,7 +259,11 @@ def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, t
     )
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
+    if layer.select == ():
+        raise ConfigError(f"{path}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
     for key, values in selectors:
+        if any(not value.strip() for value in values):
+            raise ConfigError(f"{path}: key '{key}': empty rule selector")
         try:
             check_selectors(values, registry)
         except SelectionError as error:
