@@ -19,7 +19,7 @@ from a2alint.baseline import Baseline, BaselineError, lines_reader, write as wri
 from a2alint.cache import Cache, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
-from a2alint.discovery import discover, project_context
+from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
 from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
@@ -176,7 +176,10 @@ def check(
     problems = []
     located: dict[str, Path] = {}  # display path -> the file's real path
     try:
-        if paths == ("-",):
+        if paths == ("-",) and force_exclude and stdin_filename and excluded(resolver.cwd / stdin_filename, resolver):
+            results.append(FileResult(stdin_filename, data=sys.stdin.buffer.read(MAX_BYTES + 1)))  # passed through as it is
+            files = 0
+        elif paths == ("-",):
             results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode, cache))
             files = 1
         else:
@@ -197,7 +200,7 @@ def check(
 
     for problem in problems:
         click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)
-    if files == 0 and not problems and not quiet:
+    if files == 0 and not problems and not quiet and paths != ("-",):
         click.echo("a2alint: warning: no Python files found under the given paths", err=True)
     errors = [e for r in results for e in r.errors]
     for error in errors:

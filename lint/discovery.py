@@ -110,16 +110,21 @@ def discover(
         if not (absolute.is_dir() or absolute.is_file()):  # reading a pipe or a device never ends
             problems.append(Problem(given, "not a regular file"))
             continue
-        if force_exclude:
-            settings = resolver.for_path(absolute)
-            if settings.is_excluded_with_parents(absolute) or _gitignored(absolute, settings, ignores):
-                continue
+        if force_exclude and excluded(absolute, resolver, ignores):
+            continue
         if absolute.is_dir():
             for display, file in _walk(given, absolute, resolver, ignores, problems, roots):
                 add(display, file)
         else:
             add(given, absolute)
     return found, problems
+
+
+def excluded(path: Path, resolver: SettingsResolver, ignores: "_Ignores | None" = None) -> bool:
+    """``path`` is excluded by the settings or ignored by git (what ``--force-exclude``
+    applies to paths named on the command line, and to ``--stdin-filename``)."""
+    settings = resolver.for_path(path)
+    return settings.is_excluded_with_parents(path) or _gitignored(path, settings, ignores or _Ignores())
 
 
 def printable(display: str) -> str:

@@ -37,7 +37,7 @@ from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
 from a2alint.rule import Rule
-from a2alint.suppressions import SKIP_FILE, find_noqa
+from a2alint.suppressions import find_noqa, skips_file
 
 #: Larger files are one AC000: libcst needs 5 to 15 seconds and up to 1 GB of memory per MiB of Python.
 MAX_BYTES = 1024 * 1024
@@ -124,7 +124,8 @@ class Linter:
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
         prepared = Prepared(result, path, settings, enabled, fix)
-        if b"a2alint" in data and SKIP_FILE.search(data):  # the regex is slow; the word is rare
+        marked = skips_file(data, None)  # the comment's line; whether it is a comment is told once decoded
+        if marked and (b"\x00" in data or len(data) > MAX_BYTES):
             return prepared
         if b"\x00" in data:
             self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
@@ -137,9 +138,12 @@ class Linter:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
             text = data.decode(encoding)
         except (SyntaxError, LookupError, UnicodeDecodeError) as error:
-            self._unparsable(result, enabled, *_undecodable(data, error))
+            if not marked:
+                self._unparsable(result, enabled, *_undecodable(data, error))
             return prepared
         result.encoding, result.original = encoding, text
+        if marked and skips_file(data, text):
+            return prepared
         if self.prefilter and not matters and not apimodel.may_matter(data, settings):
             if UNUSED_NOQA in enabled and b"noqa" in data.lower():  # no finding here, so every a2alint noqa is unused
                 result.diagnostics = self._suppress([], find_noqa(text), display, enabled)

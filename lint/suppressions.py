@@ -53,6 +53,24 @@ def _comments(source: str) -> list[tuple[int, int, str]]:
         return found
 
 
+_SKIP_COMMENT = re.compile(r"#[ \t]*a2alint:[ \t]*skip-file\b")
+
+
+def skips_file(data: bytes, text: str | None) -> bool:
+    """``# a2alint: skip-file`` on a line of its own, as a comment: not a line of a
+    triple-quoted string that reads like one. ``text``: the decoded source, when it
+    could be decoded (without it, the line is enough)."""
+    if b"a2alint" not in data or not SKIP_FILE.search(data):  # the regex is slow; the word is rare
+        return False
+    if text is None:
+        return True
+    lines = split_lines(text)
+    return any(
+        _SKIP_COMMENT.match(comment) and not lines[line - 1][:column].strip()
+        for line, column, comment in _comments(text)
+    )
+
+
 def find_noqa(source: str) -> dict[int, Noqa]:
     """Suppressions by line number."""
     found: dict[int, Noqa] = {}

@@ -39,3 +39,32 @@ def test_the_hook_runs_once_on_the_files_check_would_check():
     assert "require_serial: true" in hook  # one run: one summary, one project
     assert "pyi" not in hook  # check skips stubs by default, so the hook does too
     assert "minimum_pre_commit_version" in hook
+
+
+SKIP_IN_A_STRING = '''import a2a
+HELP = """
+# a2alint: skip-file
+"""
+def f(card): return hash(card.model_dump_json())
+'''
+
+
+def test_skip_file_inside_a_string_does_not_skip_the_file(project, check):
+    write(project / "doc.py", SKIP_IN_A_STRING)
+    run = check("doc.py")
+    assert run.exit_code == 1 and "AC107" in run.stdout
+
+
+def test_skip_file_as_a_comment_still_skips_it(project, check):
+    write(project / "skipped.py", "# a2alint: skip-file\n" + UNFIXABLE)
+    assert check("skipped.py").exit_code == 0
+
+
+def test_force_exclude_applies_to_the_stdin_filename(project, check):
+    (project / "pyproject.toml").write_text('[tool.a2alint]\nextend-exclude = ["build"]\n', encoding="utf-8")
+    plain = check("--force-exclude", "--stdin-filename", "build/x.py", "-", input=UNFIXABLE)
+    assert plain.exit_code == 0 and "AC107" not in plain.stdout
+    fixed = check("--force-exclude", "--fix", "--stdin-filename", "build/x.py", "-", input=UNFIXABLE)
+    assert fixed.exit_code == 0 and fixed.stdout == UNFIXABLE  # passed through unchanged
+    kept = check("--force-exclude", "--stdin-filename", "src/x.py", "-", input=UNFIXABLE)
+    assert kept.exit_code == 1 and "AC107" in kept.stdout
