@@ -164,6 +164,11 @@ def check(
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
         raise click.UsageError("--add-noqa writes the files it checks: not with --write-baseline or stdin")
+    if statistics and output_format not in reporters.STATISTICS_FORMATS:
+        raise click.UsageError(
+            f"--statistics is written as {' or '.join(reporters.STATISTICS_FORMATS)}, not {output_format}: "
+            "a count per code is not a report of findings"
+        )
     for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline_file)):
         if target and Path(target).suffix in (".py", ".pyi"):
             _fail(f"{option} {target}: would overwrite Python source; give the report another name")

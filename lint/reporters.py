@@ -94,6 +94,10 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+#: The formats statistics have (SARIF and GitHub annotations are reports of findings).
+STATISTICS_FORMATS = ("text", "json")
+
+
 def write_statistics(diagnostics: list[Diagnostic], stream: IO[str], fmt: str) -> None:
     counts = Counter(d.code for d in diagnostics)
     names = {d.code: d.rule for d in diagnostics}

@@ -68,3 +68,18 @@ def test_force_exclude_applies_to_the_stdin_filename(project, check):
     assert fixed.exit_code == 0 and fixed.stdout == UNFIXABLE  # passed through unchanged
     kept = check("--force-exclude", "--stdin-filename", "src/x.py", "-", input=UNFIXABLE)
     assert kept.exit_code == 1 and "AC107" in kept.stdout
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "github"])
+def test_statistics_in_a_format_that_has_none_is_refused(project, check, fmt):
+    write(project / "bad.py", UNFIXABLE)
+    run = check("--statistics", "--format", fmt, "bad.py")
+    assert run.exit_code == 2 and "--statistics" in run.stderr
+
+
+def test_statistics_as_json_are_json(project, check):
+    import json
+
+    write(project / "bad.py", UNFIXABLE)
+    run = check("--statistics", "--format", "json", "bad.py")
+    assert json.loads(run.stdout) == [{"code": "AC107", "name": "unstable-contract-hash", "count": 1, "fixable": False}]
