@@ -88,4 +88,9 @@ def _inserts(model: ModuleModel, key: str) -> tuple[Insert, ...]:
     text = "".join(f"\nimport {name}" for name in needed) + "\n\n\n" + helper_source(key, HASH_HELPER not in defined).rstrip("\n")
     if imports:
         return (Insert(imports[-1], text),)
-    return (Insert(statements[0], text.lstrip("\n") + "\n\n\n", after=False),)
+    first = statements[0]
+    if isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr) and isinstance(
+        first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)
+    ):  # after the module's docstring, which must stay first
+        return (Insert(first.body[-1], text),)
+    return (Insert(first, text.lstrip("\n") + "\n\n\n", after=False),)

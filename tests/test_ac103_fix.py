@@ -289,3 +289,20 @@ def test_a_message_written_over_several_lines_inside_a_block_keeps_its_lines():
     assert '                json=a2a_with_contract_hash({\n                    "jsonrpc": "2.0",\n' in fixed
     assert "                }, card),\n" in fixed
     assert unfrozen(fixed) == source
+
+
+def test_in_a_module_without_imports_the_helpers_go_after_its_docstring():
+    source = textwrap.dedent(
+        '''
+        """A peer with no imports of its own."""
+
+
+        def ask(http, base, text):
+            card = http.get(base + "/.well-known/agent-card.json").json()
+            body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {"parts": []}}}
+            return http.post(card["url"], json=body).json()
+        '''
+    ).lstrip("\n")
+    fixed = lint_project({"peer.py": source}, select=("AC103",), fix="unsafe")["peer.py"].fixed
+    assert fixed.startswith('"""A peer with no imports of its own."""\nimport hashlib\nimport json\n\n\ndef a2a_contract_hash(')
+    assert unfrozen(fixed) == source
