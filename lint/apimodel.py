@@ -41,6 +41,10 @@ _FUNCTIONS = {
     "send_message", "minimal_agent_card", "verify_agent_card_signature", "parse_agent_card",
 }
 
+#: a2a-sdk types that carry a message to send (0.2/0.3 pydantic, 1.x protobuf): what a
+#: value is when it comes from their constructors or is annotated as one.
+MESSAGE_TYPES = frozenset({"Message", "MessageSendParams", "SendMessageRequest", "SendStreamingMessageRequest"})
+
 # --- roles ------------------------------------------------------------------------------
 
 ROLES = ("card-fetch", "send", "get-task", "cancel", "subscribe", "verify-signature", "contract-capture")

@@ -175,7 +175,7 @@ class Nesting:
                         starts.append(starts[-1] + count + 1)
                         count = 0
                         if len(counts) > MAX_BRACKETS:
-                            refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+                            refusal = _TOO_MANY_BRACKETS
                             return cls(max(deepest, len(counts)), (*_position(text, match.start()), refusal))
                     elif kind == "close":
                         if fstrings and len(counts) == fstrings[-1][5][-1][0]:  # at the field's own bracket
@@ -200,7 +200,7 @@ class Nesting:
                     if here > deepest:
                         deepest = here
                         if here > MAX_DEPTH:
-                            refusal = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
+                            refusal = _TOO_DEEP
                             return cls(deepest, (*_position(text, match.start()), refusal))
                 if kind == "fstring":  # the text of an f-string follows
                     pos = match.end()
@@ -220,7 +220,7 @@ class Nesting:
                     inside = simple.group(1)
                     here = starts[-1] + count + 1 + inside.count(".") + inside.count(" ")
                     if len(counts) >= MAX_BRACKETS:
-                        refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+                        refusal = _TOO_MANY_BRACKETS
                         return cls(max(deepest, len(counts) + 1), (*_position(text, stop), refusal))
                 elif char == "{":  # a replacement field: one bracket deeper, read as code
                     counts.append(count)
@@ -228,7 +228,7 @@ class Nesting:
                     count = strings = 0
                     fields.append([len(counts), False])
                     if len(counts) > MAX_BRACKETS:
-                        refusal = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+                        refusal = _TOO_MANY_BRACKETS
                         return cls(max(deepest, len(counts)), (*_position(text, stop), refusal))
                     here = starts[-1]
                 elif char == "}":
@@ -254,7 +254,7 @@ class Nesting:
                     if here > deepest:
                         deepest = here
                         if here > MAX_DEPTH:
-                            refusal = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
+                            refusal = _TOO_DEEP
                             return cls(deepest, (*_position(text, stop), refusal))
             pattern = _FIELD_TOKENS if fstrings else _TOKENS
         cost += (STRING_COST * strings * strings if strings > ROOMY else 0) + (statement * statement if statement > ROOMY else 0)
@@ -314,6 +314,9 @@ class Nesting:
         _, status = os.waitpid(child, 0)
         return not os.WIFSIGNALED(status)
 
+
+_TOO_MANY_BRACKETS = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
+_TOO_DEEP = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
 
 _ROOM = threading.Lock()
 _ROOMY_THREAD = threading.local()

@@ -1075,14 +1075,18 @@ class Analysis:
                 self._lookups.add(id(call))
         return roles
 
-    def handed_back(self, call: Call):
+    def handed_back(self, call: Call, position: int = 0, count: int = 1):
         """The argument of ``call`` that the project function it calls returns as it was
         given (``a2a_with_contract_hash(message, card)`` hands back ``message``, its
-        metadata set): what the call's value is, for questions about its content."""
+        metadata set): what the call's value is, for questions about its content. Of a
+        function that returns ``count`` values, the ``position``-th
+        (``payload, kw = self._apply_interceptors(method, payload, kw)``)."""
         target = self.project_function(call)
         if target is None:
             return None
-        params = {a[1] for a in self.values(target.function).returns() if a[0] == PARAM and not a[2]}
+        values = self.values(target.function)
+        returned = values.returns() if count == 1 else values.returns_element(position, count)
+        params = {a[1] for a in returned if a[0] == PARAM and not a[2]}
         if len(params) != 1:  # (what it sets on the object comes with it: the digest in its metadata)
             return None
         (param,) = params

@@ -4,9 +4,11 @@ from dataclasses import replace
 
 import libcst as cst
 
+from a2alint.apimodel import MESSAGE_TYPES
 from a2alint.flow import Flow, Origin, api_named, argument_texts, flow_of, in_sdk_client, runs_before
 from a2alint.freeze import freeze_fix
 from a2alint.model import Call, ModuleModel, Scope
+from a2alint.values import TYPE
 from a2alint.rule import Files, Note, Rule
 
 _EVIDENCE_WORDS = ("contract_hash", "contract_digest", "card_hash", "digest", "fingerprint")
@@ -347,6 +349,31 @@ import httpx
 def submit(url, params):
     return httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": params})  # expect: AC103
 """,
+        """
+import httpx
+from a2a.types import Message, Part, TextPart
+
+
+class Transport:
+    def __init__(self, url: str, interceptors=()):
+        self.url, self.interceptors, self.http = url, list(interceptors), httpx.Client()
+
+    def _apply(self, method: str, payload: dict, http_kwargs: dict):
+        final = payload
+        for interceptor in self.interceptors:
+            final, http_kwargs = interceptor(method, final, http_kwargs)
+        return final, http_kwargs
+
+    def post_message(self, message: Message) -> dict:
+        payload, kwargs = self._apply("message/send", message.model_dump(mode="json"), {})
+        body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": payload}}
+        return self.http.post(self.url, json=body, **kwargs).json()
+
+
+def ask(transport: Transport, text: str) -> dict:
+    card = httpx.get(transport.url + "/.well-known/agent-card.json").json()
+    return transport.post_message(Message(role="user", message_id="m1", parts=[Part(root=TextPart(text=text))]))  # expect: AC103
+""",
     ]
 
     def check(self, model: ModuleModel) -> None:
@@ -556,20 +583,18 @@ _MESSAGE_FIELDS = frozenset({"message", "params", "parts", "role", "message_id"}
 
 
 def _carries_a_message(flow: Flow, scope: Scope, expr, at, depth: int = 3) -> bool:
-    """``expr`` holds a message, a send request or a body (``Message(...)``, a dict with
-    ``parts``, a parameter typed as one), not the text a wrapper builds one from."""
-    if set(expr.fields) & _MESSAGE_FIELDS or isinstance(expr.node, cst.Dict):  # a body, or the params of one
+    """``expr`` holds a message, a send request or a body: a value of an a2a-sdk message
+    type (built by its constructor, or annotated as one), or a dict laid out as a body or
+    its params; not the text a wrapper builds one from."""
+    if set(expr.fields) & _MESSAGE_FIELDS or isinstance(expr.node, cst.Dict):
         return True
-    if any((c.method or "")[:1].isupper() or "message" in (c.method or "").lower() or c.method == "model_validate" for c in expr.top):
+    if any(a[0] == TYPE and isinstance(a[1], str) and a[1].startswith("a2a:") and a[1].rsplit(".", 1)[-1].split(":")[-1] in MESSAGE_TYPES
+           for a in flow.expr_atoms(expr, at)):
         return True
     if depth <= 0 or expr.top or expr.texts or len(expr.reads) != 1:
         return False
     key = next(iter(expr.reads))
-    values = flow.analysis.values(scope)
-    if key in values.params:
-        annotation = values.params[key].annotation or ""
-        return any(word in annotation for word in ("Message", "Request", "Params", "dict", "Dict"))
-    binds = [b for b in values.reaching(key, at)[0] if not b.keyed]
+    binds = [b for b in flow.analysis.values(scope).reaching(key, at)[0] if not b.keyed]
     return bool(binds) and all(_carries_a_message(flow, scope, b.value, b, depth - 1) for b in binds)
 
 
@@ -669,38 +694,10 @@ def _passed_through(flow: Flow, values, bind, target: str) -> str | None:
     = await self._apply_interceptors("message/send", rpc.model_dump(), kw)``: the payload
     it returns is the one it was given, interceptors aside)."""
     call = bind.direct or (bind.value.top[0] if len(bind.value.top) == 1 else None)
-    function = flow.callee(call) if call is not None else None
-    if function is None or target not in bind.targets:
+    if call is None or target not in bind.targets:
         return None
-    param = _returned_param(flow.analysis.values(function), bind.targets.index(target), len(bind.targets))
-    if param is None:
-        return None
-    argument = call.argument(param.index - flow.analysis.offset(call, function), param.name)
-    if argument is None:
-        return None
-    return _passed(argument.value)
-
-
-def _returned_param(values, position: int, count: int):
-    """The parameter a function returns as it was given (the ``position``-th of ``count``
-    values): every ``return`` hands back that name, which holds the parameter or a copy of
-    it (``final = payload ... return final, kwargs``); not a value built from it."""
-    found = None
-    for exit_ in values.scope.exits:
-        if exit_.kind != "return":
-            continue
-        elements = exit_.value.elements
-        expr = elements[position] if count > 1 and elements is not None and len(elements) == count else exit_.value
-        key = _passed(expr) if count == 1 or elements is not None else None
-        if key is None:
-            return None
-        param = values.params.get(key) or next(
-            (values.params[b.copy_of] for b in values.binds_of.get(key, ()) if b.copy_of in values.params), None
-        )
-        if param is None or (found is not None and param is not found):
-            return None
-        found = param
-    return found
+    argument = flow.analysis.handed_back(call, bind.targets.index(target), len(bind.targets))
+    return _passed(argument.value) if argument is not None else None
 
 
 def _web_request(flow: Flow, values, name: str) -> bool:
