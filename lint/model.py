@@ -118,10 +118,12 @@ def dotted(expr: cst.CSTNode) -> str | None:
     return None
 
 
-def prefixes(key: str) -> Iterator[str]:
+def prefixes(key: str) -> tuple[str, ...] | list[str]:
+    """``self.card.skills`` -> ``self``, ``self.card``, ``self.card.skills``."""
+    if "." not in key:
+        return (key,)
     parts = key.split(".")
-    for end in range(1, len(parts) + 1):
-        yield ".".join(parts[:end])
+    return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
 
 
 def target_keys(target: cst.CSTNode) -> list[str]:
@@ -446,6 +448,8 @@ class ModuleModel:
     flow: Any = None
     #: The dotted module name the project gives this file (``pkg.client``), if any.
     name: str = ""
+    #: Where its nodes are, created on first use (see ``a2alint.positions.Positions.of``).
+    positions: Any = None
 
     @property
     def calls(self) -> Iterator[Call]:
@@ -457,7 +461,7 @@ class ModuleModel:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None)
+        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None)
         return state
 
 
@@ -701,27 +705,6 @@ class ModelBuilder:
 
     def path(self) -> Path:
         return tuple((frame, frame.branch) for frame in self.frames)
-
-    # -- generic dispatch --
-    def on_visit(self, node: cst.CSTNode) -> None:
-        self.order += 1
-        kind = type(node)
-        statements = self.statements
-        if kind in _STATEMENTS:
-            self.model.parent_statement[id(node)] = statements[-1] if statements else None
-            statements.append(node)
-        self.model.statement_of[id(node)] = statements[-1] if statements else None
-        handler = _ON_VISIT.get(kind)
-        if handler is not None:
-            handler(self, node)
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        kind = type(original_node)
-        if kind in _STATEMENTS:
-            self.statements.pop()
-        handler = _ON_LEAVE.get(kind)
-        if handler is not None:
-            handler(self, original_node)
 
     def _enter_control(self, node: cst.CSTNode) -> None:
         kind = type(node)
@@ -1265,7 +1248,7 @@ _SOURCE_ORDER = {
     cst.MatchCase: ("pattern", "guard", "body"),
 }
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
-_ENTER, _LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(4)
+_LEAVE, _ENTER_FIELD, _LEAVE_FIELD = range(3)
 
 
 def _fields(kind: type) -> tuple[tuple[str, bool], ...]:
@@ -1294,42 +1277,77 @@ def _is_node(kind: type) -> bool:
     return answer
 
 
+_Plan = tuple  # (walked fields, on_visit handler, on_leave handler, is a statement)
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(kind: type) -> _Plan:
+    """What the walk does with a node of ``kind``: its fields, its handlers, whether it is a
+    statement (the innermost one holding the nodes below it)."""
+    plan = _PLANS.get(kind)
+    if plan is None:
+        plan = _PLANS[kind] = (_fields(kind), _ON_VISIT.get(kind), _ON_LEAVE.get(kind), kind in _STATEMENTS)
+    return plan
+
+
 def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
     """Visit every node below ``root`` in source order, with the events of a libcst
-    visitor (``on_visit``, ``on_visit_attribute``, ``on_leave_attribute``, ``on_leave``);
-    the attribute events only for the fields the builder listens to (see :func:`_fields`).
+    visitor (visit and leave a node, visit and leave one of its fields), the field events
+    only for the fields the builder listens to (see :func:`_fields`) and a node's leave
+    event only when something listens to it.
 
     libcst's own ``visit`` rebuilds every node on the way back up; walking the dataclass
-    fields directly, and skipping layout, is several times faster and needs no recursion."""
-    stack: list[tuple[int, cst.CSTNode, str]] = [(_ENTER, root, "")]
+    fields directly, skipping layout and without recursion, is several times faster. Each
+    node costs a few dictionary operations here, so the dispatch is inlined."""
+    model = builder.model
+    statement_of, parent_statement = model.statement_of, model.parent_statement
+    statements = builder.statements
+    stack: list = [root]
     pop, push, extend = stack.pop, stack.append, stack.extend
+    plans, node_types = _PLANS, _NODE_TYPES
     while stack:
-        action, node, name = pop()
-        if action == _ENTER:
-            builder.on_visit(node)
-            push((_LEAVE, node, ""))
-            for field_name, evented in _fields(type(node)):
+        entry = pop()
+        if type(entry) is not tuple:  # a node to enter
+            node = entry
+            kind = type(node)
+            plan = plans.get(kind) or _plan(kind)
+            fields, on_visit, on_leave, is_statement = plan
+            builder.order += 1
+            if is_statement:
+                parent_statement[id(node)] = statements[-1] if statements else None
+                statements.append(node)
+            statement_of[id(node)] = statements[-1] if statements else None
+            if on_visit is not None:
+                on_visit(builder, node)
+            if on_leave is not None or is_statement:
+                push((_LEAVE, node, plan))
+            for field_name, evented in fields:
                 value = getattr(node, field_name)
                 kind = type(value)
                 if kind is tuple or kind is list:  # libcst's sequences hold nodes only
                     if not value:
                         continue
                     children = value
-                elif _is_node(kind):
+                elif node_types.get(kind) or (kind not in node_types and _is_node(kind)):
                     children = (value,)
                 else:
                     continue
                 if evented:
                     push((_LEAVE_FIELD, node, field_name))
-                extend([(_ENTER, child, "") for child in reversed(children)])
+                extend(reversed(children))
                 if evented:
                     push((_ENTER_FIELD, node, field_name))
-        elif action == _LEAVE:
-            builder.on_leave(node)
+            continue
+        action, node, detail = entry
+        if action == _LEAVE:
+            if detail[3]:
+                statements.pop()
+            if detail[2] is not None:
+                detail[2](builder, node)
         elif action == _ENTER_FIELD:
-            builder.on_visit_attribute(node, name)
+            builder.on_visit_attribute(node, detail)
         else:
-            builder.on_leave_attribute(node, name)
+            builder.on_leave_attribute(node, detail)
 
 
 def build_model(module: cst.Module, path: str) -> ModuleModel:

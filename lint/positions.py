@@ -47,6 +47,14 @@ class Positions:
     of a statement are placed when a node of that statement is first asked for, and
     what CPython cannot place is generated."""
 
+    @classmethod
+    def of(cls, model, text: str) -> "Positions":
+        """The positions of ``model`` (parsed from ``text``), kept with it: the notes of
+        every module that points into it, and its own findings, place nodes once."""
+        if model.positions is None:
+            model.positions = cls(model, text)
+        return model.positions
+
     def __init__(self, model, text: str) -> None:
         self.model = model
         self.ranges: dict[cst.CSTNode, CodeRange] = {}
@@ -55,6 +63,7 @@ class Positions:
         self.starts: dict[int, tuple[int, list[str]]] | None = None
         self._ast: dict[int, list[ast.stmt]] = {}  # id(libcst statement) -> CPython's statements
         self._placed: set[int] = set()
+        self._rough: set[int] = set()  # generated nodes whose end may be inexact (not asked as spans)
         if "\r" in text.replace("\r\n", ""):  # a bare CR: the parsers may count lines apart
             return
         try:
@@ -202,10 +211,16 @@ class Positions:
                     holder = node if id(node) in self._ast else statement_of.get(id(node))
                     if holder is not None:
                         self._place(holder)
-        missing = [node for node in wanted if node not in self.ranges]
+        rough = self._rough
+        missing = [node for node in wanted if node not in self.ranges or (id(node) in spans and id(node) in rough)]
         if missing:
             for node, where in generate_positions(self.model, missing, spans, self.starts).items():
-                self.ranges.setdefault(node, where)
+                if node not in self.ranges or (id(node) in spans and id(node) in rough):
+                    self.ranges[node] = where
+                    if id(node) in spans:
+                        rough.discard(id(node))
+                    else:
+                        rough.add(id(node))
         return self.ranges
 
 

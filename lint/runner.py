@@ -329,7 +329,7 @@ class Linter:
                     foreign[id(target)] = flow.locate_elsewhere(target)
         fixed = [node for _, r in reports if r.fix is not None for node in (r.fix.old, *(i.node for i in r.fix.inserts))]
         spans = {id(node) for node in (*(r.node for _, r in reports), *fixed)}
-        positions = Positions(model, text).get([*local, *fixed], spans)
+        positions = Positions.of(model, text).get([*local, *fixed], spans)
 
         def where(target) -> tuple[str, int, int]:
             node = flow.local_node(target) if flow is not None else target
@@ -703,7 +703,7 @@ class ProjectRun:
         node = _same_fact(model, live, fact) if live is not None else None
         if node is None:
             return Related(display, 1, 1, "")
-        start = Positions(live, self._texts[path]).get([node])[node].start
+        start = Positions.of(live, self._texts[path]).get([node])[node].start
         return Related(display, start.line, start.column + 1, "")
 
     # -- checking --

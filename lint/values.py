@@ -479,6 +479,12 @@ class Analysis:
         self._models: dict[int, ModuleModel] = {}  # id(module scope) -> model
         self._roles: dict[int, frozenset[str]] = {}
         self._targets: dict[int, list[Target]] = {}
+        self._finding: set[int] = set()  # ids of the calls whose targets are being found
+        #: What the targets of a call say, once they are final: its external names, its project function.
+        self._externals: dict[int, list[str]] = {}
+        self._functions: dict[int, Target | None] = {}
+        self._http: dict[int, bool] = {}
+        self._near_calls: dict[tuple, tuple[int, list[Call]]] = {}  # see _nearby
         self._summaries: dict[int, Summary] = {}
         self._summarising: set[int] = set()
         self._params: dict[tuple, frozenset] = {}
@@ -928,12 +934,18 @@ class Analysis:
     # -- calls --
     def targets(self, call: Call) -> list[Target]:
         """What ``call`` runs, as far as the project and the API model tell."""
-        found = self._targets.get(id(call))
+        key = id(call)
+        found = self._targets.get(key)
         if found is not None:
             return found
-        self._targets[id(call)] = []
-        found = self._find_targets(call)
-        self._targets[id(call)] = found
+        if key in self._finding:  # asked while being found (a recursive call): nothing yet
+            return []
+        self._finding.add(key)
+        try:
+            found = self._find_targets(call)
+        finally:
+            self._finding.discard(key)
+        self._targets[key] = found
         return found
 
     def _find_targets(self, call: Call) -> list[Target]:
@@ -1020,10 +1032,22 @@ class Analysis:
         return Target(cls=symbol.cls, model=symbol.model)
 
     def external_names(self, call: Call) -> list[str]:
-        return [t.external for t in self.targets(call) if t.external]
+        key = id(call)
+        found = self._externals.get(key)
+        if found is None:
+            found = [t.external for t in self.targets(call) if t.external]
+            if key in self._targets:  # the targets are final
+                self._externals[key] = found
+        return found
 
     def project_function(self, call: Call) -> Target | None:
-        return next((t for t in self.targets(call) if t.function is not None), None)
+        key = id(call)
+        found = self._functions.get(key, False)
+        if found is False:
+            found = next((t for t in self.targets(call) if t.function is not None), None)
+            if key in self._targets:
+                self._functions[key] = found
+        return found
 
     # -- roles: what a call means, whoever calls its function --
     def roles(self, call: Call) -> frozenset[str]:
@@ -1225,6 +1249,15 @@ class Analysis:
     def is_http(self, call: Call) -> bool:
         """``call`` is made on an HTTP client (``httpx.get``, a ``requests.Session``, an
         ``aiohttp.ClientSession``): by its type, else by the receiver's name."""
+        key = id(call)
+        found = self._http.get(key)
+        if found is None:
+            found = self._is_http(call)
+            if key in self._targets:
+                self._http[key] = found
+        return found
+
+    def _is_http(self, call: Call) -> bool:
         for name in self.external_names(call):
             if name.split(".")[0] in apimodel.HTTP_PACKAGES:
                 return True
@@ -1512,14 +1545,36 @@ class Analysis:
         known = self._callers.get(id(scope))
         if known is not None and known[0] == len(loaded):
             return known[1]  # asked before, and no module was loaded since
-        by_name = self._index().calls
-        found = []
-        for name in names:
-            for other, calls in by_name.get(name, ()):
-                if other is model or self.project.near(model, other):
-                    found += [call for call in calls if any(t.function is scope for t in self.targets(call))]
+        found = [
+            call for name in names for call in self._nearby(model, "calls", name)
+            if any(t.function is scope for t in self.targets(call))
+        ]
         if not self.deciding and not self._resolving:
             self._callers[id(scope)] = (len(loaded), found)
+        return found
+
+    def _nearby(self, model: ModuleModel, table: str, name: str) -> list[Call]:
+        """The calls of the loaded modules within reach of ``model`` that the index's
+        ``table`` (``calls``: by called name, ``passed``: by a name passed) files under
+        ``name``; kept until another module is loaded."""
+        index = self._index()
+        loaded = len(self.project.models())
+        memo = (id(model), table, name)
+        known = self._near_calls.get(memo)
+        if known is not None and known[0] == loaded:
+            return known[1]
+        entries = getattr(index, table).get(name)
+        if not entries:
+            return []
+        near = self.project.near_ids(model)
+        if near is None:
+            chosen = list(entries.values())
+        elif len(entries) <= len(near):
+            chosen = [entry for key, entry in entries.items() if key in near]
+        else:  # (in the order the modules were loaded)
+            chosen = sorted((entries[key] for key in near if key in entries), key=lambda entry: entry[0])
+        found = [call for _, calls in chosen for call in calls]
+        self._near_calls[memo] = (loaded, found)
         return found
 
     def registration(self, scope: Scope) -> Call | None:
@@ -1531,11 +1586,7 @@ class Analysis:
         found = None
         if scope.is_function:
             model = self.model_of(scope)
-            nearby = (
-                call for other, calls in self._index().passed.get(scope.name, ())
-                if other is model or self.project.near(model, other) for call in calls
-            )
-            for call in nearby:
+            for call in self._nearby(model, "passed", scope.name):
                 consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
                     a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments
                 )
@@ -1554,10 +1605,10 @@ class _Index:
     a module is added once, when it is first loaded."""
 
     def __init__(self) -> None:
-        #: called name -> (module, its calls of that name)
-        self.calls: dict[str, list[tuple[ModuleModel, list[Call]]]] = {}
-        #: a name passed as an argument -> (module, its calls given that name)
-        self.passed: dict[str, list[tuple[ModuleModel, list[Call]]]] = {}
+        #: called name -> id(module) -> (when it was loaded, its calls of that name)
+        self.calls: dict[str, dict[int, tuple[int, list[Call]]]] = {}
+        #: a name passed as an argument -> id(module) -> (when it was loaded, its calls given that name)
+        self.passed: dict[str, dict[int, tuple[int, list[Call]]]] = {}
         self.stores: dict[str, list[tuple[Bind, str]]] = {}  # attribute -> (bind, owner) of `owner.attribute = ...`
         self.by_base: dict[str, list[ClassFacts]] = {}  # base class name -> classes
         self.scope_of_param: dict[int, Scope] = {}
@@ -1593,10 +1644,11 @@ class _Index:
                         self.stores.setdefault(attribute, []).append((bind, owner))
             for param in scope.params:
                 self.scope_of_param[id(param)] = scope
+        order = len(self._added)
         for name, found in calls.items():
-            self.calls.setdefault(name, []).append((model, found))
+            self.calls.setdefault(name, {})[id(model)] = (order, found)
         for name, found in passed.items():
-            self.passed.setdefault(name, []).append((model, found))
+            self.passed.setdefault(name, {})[id(model)] = (order, found)
 
 
 def _symbolic(wire: Wire) -> bool:
