@@ -46,6 +46,10 @@ def main() -> None:
     skill absence, sends without freezing the card's contract, or lets a card decide task state."""
 
 
+#: Set by :func:`run` when the process ends as soon as the command does.
+_LEAVING_AT_ONCE = False
+
+
 def run(hard_exit: bool = True) -> None:
     """The ``a2alint`` program: :func:`main`, then leave. A crash is exit 2 with its
     traceback, never 1 (which means findings). ``hard_exit``: leave at once, without
@@ -53,6 +57,8 @@ def run(hard_exit: bool = True) -> None:
     cycles at exit), which costs a large project a noticeable share of the run and frees
     nothing anyone waits for; mypy leaves the same way. Output is flushed first, and a
     write that fails then is exit 2."""
+    global _LEAVING_AT_ONCE
+    _LEAVING_AT_ONCE = hard_exit
     try:
         main(prog_name="a2alint")
         code = 0
@@ -133,9 +139,12 @@ def check(
     # The project's facts live until the run ends and then the process does: a collection
     # of their cycles after the check (seconds for a large project) would free nothing the
     # run still needs, so the cyclic collector stays off for the command.
+    # Turned on again, it would collect at once, walking every module's syntax tree: a
+    # program that leaves at once (``run``) leaves it off.
     if gc.isenabled():
         gc.disable()
-        click.get_current_context().call_on_close(gc.enable)
+        if not _LEAVING_AT_ONCE:
+            click.get_current_context().call_on_close(gc.enable)
     registry = load_rules()
     overrides = Overrides(
         layer=Layer(
