@@ -23,7 +23,7 @@ from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
 from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
-from a2alint.runner import MAX_BYTES, FileResult, Linter, WorkerDied, check_files, read_source
+from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files, read_source
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
 
@@ -209,8 +209,6 @@ def check(
             results.extend(check_files(linter, work, fix_mode, cache, jobs, context))
     except ConfigError as error:
         _fail(str(error))
-    except WorkerDied:
-        _fail("a worker process died while checking (out of memory?); run with --jobs 1 to see on which file, and please report this as a bug")
 
     for problem in problems:
         click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)

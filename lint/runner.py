@@ -501,7 +501,8 @@ def _unreadable(linter: Linter, display: str, path: Path, settings: Settings, er
 
 
 class WorkerDied(Exception):
-    """A process of the pool died while checking (out of memory, a crash in native code)."""
+    """A process of the pool died while checking (out of memory, a crash in native code):
+    what it was checking is checked again, file by file."""
 
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
@@ -800,7 +801,10 @@ def check_files(
 
 def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple[int, FileResult]]:
     """Check ``pending`` in ``jobs`` forked processes that keep what they parsed: each parses
-    its share, the facts of every share go to every process, each checks its share."""
+    its share, the facts of every share go to every process, each checks its share. A
+    process that dies (a crash in native code, the kernel's out-of-memory killer) takes
+    only itself: the others go on without its facts, and its share is checked again file
+    by file, each in a process of its own, so that a crash costs only the file behind it."""
     import multiprocessing
     import pickle
 
@@ -820,29 +824,88 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
         process.start()
         child.close()
         workers.append((process, parent, share))
+    found: list[tuple[int, FileResult]] = []
+    lost: list[int] = []
     try:
         facts: dict[str, bytes] = {}
-        for process, connection, _ in workers:
-            facts.update(_receive(connection, process))
-        for _, connection, _ in workers:
-            connection.send(facts)
-        found: list[tuple[int, FileResult]] = []
-        for process, connection, _ in workers:
-            found += pickle.loads(_receive(connection, process))
-        return found
+        alive = []
+        for worker in workers:
+            try:
+                facts.update(_receive(worker[1]))
+                alive.append(worker)
+            except WorkerDied:
+                lost += worker[2]
+        answering = []
+        for worker in alive:
+            try:
+                worker[1].send(facts)
+                answering.append(worker)
+            except OSError:
+                lost += worker[2]
+        for _, connection, share in answering:
+            try:
+                found += pickle.loads(_receive(connection))
+            except WorkerDied:
+                lost += share
     finally:
-        for process, connection, _ in workers:
-            connection.close()
-            process.join(timeout=5)
-            if process.is_alive():
-                process.kill()
+        _stop(workers)
+    return found + [(i, _check_alone(run, i, context)) for i in sorted(lost)]
 
 
-def _receive(connection, process):
+def _check_alone(run: ProjectRun, index: int, context) -> FileResult:
+    """``files[index]`` checked in a forked process of its own: its result, or, when that
+    process dies too, an internal error for this one file."""
+    import pickle
+
+    parent, child = context.Pipe()
+    process = context.Process(target=_alone_worker, args=(run, index, child), daemon=True)
+    process.start()
+    child.close()
+    try:
+        return pickle.loads(_receive(parent))
+    except WorkerDied:
+        process.join(timeout=5)
+        display, path, settings = run.files[index]
+        how = f"signal {-process.exitcode}" if process.exitcode and process.exitcode < 0 else f"exit status {process.exitcode}"
+        result = FileResult(display, data=run.data.get(resolved(path)) or b"")
+        result.errors.append(
+            f"internal error on {display}: the process checking it died ({how}); the other files were checked\n"
+            "  please report this as a bug, with the file if you can share it"
+        )
+        return result
+    finally:
+        _stop([(process, parent, [index])])
+
+
+def _alone_worker(run: ProjectRun, index: int, connection) -> None:
+    import pickle
+
+    try:
+        connection.send(pickle.dumps(_shipped(run, run.check(index)), protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        connection.close()
+
+
+def _stop(workers) -> None:
+    for process, connection, _ in workers:
+        connection.close()
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+
+
+def _receive(connection):
     try:
         return connection.recv()
     except (EOFError, OSError) as error:
         raise WorkerDied from error
+
+
+def _shipped(run: ProjectRun, result: FileResult) -> FileResult:
+    """A worker's result as it is sent back: the text only when fixes are written with it."""
+    if run.fix is None:
+        result.data, result.original = b"", None
+    return result
 
 
 def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
@@ -864,12 +927,7 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
                 model = pickle.loads(payload)
                 model.in_project = not model.is_a2a
                 run.project.add(model, path)
-        results = []
-        for i in share:
-            result = run.check(i)
-            if run.fix is None:  # the text is only needed to write fixes: do not ship it back
-                result.data, result.original = b"", None
-            results.append((i, result))
+        results = [(i, _shipped(run, run.check(i))) for i in share]
         connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
     finally:
         connection.close()

@@ -87,16 +87,34 @@ def test_a_process_pool_reports_exactly_what_one_process_reports(many_files):
     assert '"AC101"' in one.stdout
 
 
-def _die(*args):
-    os._exit(3)
+def _dies_on(name: str):
+    """``ProjectRun.check``, except that the process checking ``name`` dies as a native
+    crash would take it: the pool's workers and the processes that re-check a dead
+    worker's files are forked after the patch, so they inherit it."""
+    check = runner.ProjectRun.check
+
+    def checking(run, index):
+        if run.files[index][1].name == name:
+            os._exit(3)
+        return check(run, index)
+
+    return checking
 
 
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="the patched worker reaches the pool only by fork")
-def test_a_worker_that_dies_is_one_clear_error(monkeypatch, many_files):
-    monkeypatch.setattr(runner, "_pool_worker", _die)
+def test_a_worker_that_dies_takes_only_the_file_it_died_on(monkeypatch, many_files):
     work = [(path.name, path, Settings(root=many_files)) for path in sorted(many_files.glob("*.py"))]
-    with pytest.raises(runner.WorkerDied):
-        runner.check_files(runner.Linter(load_rules()), work, jobs=2)
+    alone = runner.check_files(runner.Linter(load_rules()), work, jobs=1)
+    victim = work[3][1].name
+    monkeypatch.setattr(runner.ProjectRun, "check", _dies_on(victim))
+    pooled = runner.check_files(runner.Linter(load_rules()), work, jobs=2)
+    assert [r.display for r in pooled] == [r.display for r in alone]
+    for before, after in zip(alone, pooled):
+        if after.display == victim:
+            assert after.diagnostics == [] and len(after.errors) == 1
+            assert "the process checking it died (exit status 3)" in after.errors[0]
+        else:
+            assert after.errors == [] and after.diagnostics == before.diagnostics, after.display
 
 
 def test_concurrent_runs_share_the_cache_safely(many_files):
