@@ -6,27 +6,84 @@ these questions are answered from paths and source order, without a graph.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
 from a2alint.model import Fact, Frame, Path
+
+#: How many "can this run before that?" questions the analysis of one file may ask. The
+#: largest real client module measured asks about 2,000 (the public A2A code, the corpus,
+#: the 1,000-line module of the benchmark project); a function shaped to defeat the
+#: analysis (hundreds of fetches and sends in one ``elif`` chain) asks hundreds of
+#: thousands, which took minutes. Past the budget the file is not analysed (``AC002``).
+BUDGET = 100_000
+
+
+class TooComplex(Exception):
+    """The analysis of one file spent its budget, in ``scope``."""
+
+    def __init__(self, scope) -> None:
+        super().__init__(scope)
+        self.scope = scope
+
+
+class _Budget(threading.local):  # the language server checks documents in threads
+    left: int | None = None
+
+
+_budget = _Budget()
+
+
+@contextmanager
+def budget(steps: int = BUDGET) -> Iterator[None]:
+    """Bound the control-flow questions asked inside: the one that goes past ``steps``
+    raises :class:`TooComplex`."""
+    outer = _budget.left
+    _budget.left = steps
+    try:
+        yield
+    finally:
+        _budget.left = outer
+
+
+def _divergence(a: Fact, b: Fact) -> int:
+    """The depth at which the control paths of ``a`` and ``b`` part: the first index where
+    their frames or branches differ (the shorter length when one path holds the other).
+
+    Frames nest and each covers the source order of what it holds, so the frames of
+    ``a``'s path that hold ``b`` are a prefix of it, found by bisection; the paths agree
+    above the deepest of them. A long ``elif`` chain nests as deep as it is long: this
+    keeps the question logarithmic in that depth, where walking both paths made a whole
+    function's analysis cubic in its length."""
+    path, other, order = a.path, b.path, b.order
+    low, high = 0, min(len(path), len(other))  # path[:low] holds b; path[high:] does not
+    while low < high:
+        middle = (low + high) // 2
+        frame = path[middle][0]
+        if frame.start <= order <= frame.end and other[middle][0] is frame:
+            low = middle + 1
+        else:
+            high = middle
+    if low and path[low - 1][1] != other[low - 1][1]:  # the same frame, another branch
+        return low - 1
+    return low
 
 
 def exclusive(a: Fact, b: Fact) -> bool:
     """``a`` and ``b`` sit in different branches of one ``if``: never both run."""
-    for (frame_a, branch_a), (frame_b, branch_b) in zip(a.path, b.path):
-        if frame_a is not frame_b:
-            return False
-        if branch_a != branch_b:
-            return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
-    return False
+    depth = _divergence(a, b)
+    if depth >= len(a.path) or depth >= len(b.path):
+        return False
+    (frame_a, branch_a), (frame_b, branch_b) = a.path[depth], b.path[depth]
+    if frame_a is not frame_b:
+        return False
+    return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
 
 
 def leaves_before(first: Fact, second: Fact) -> bool:
     """``first`` sits in a branch that always returns or raises before ``second`` is reached."""
-    shared = 0
-    for (frame_a, branch_a), (frame_b, branch_b) in zip(first.path, second.path):
-        if frame_a is not frame_b or branch_a != branch_b:
-            break
-        shared += 1
-    for frame, branch in first.path[shared:]:
+    for frame, branch in first.path[_divergence(first, second):]:
         if frame.exits.get(branch) in ("return", "raise"):
             return True
     return False
@@ -35,6 +92,11 @@ def leaves_before(first: Fact, second: Fact) -> bool:
 def runs_before(first: Fact, second: Fact) -> bool:
     """In one scope, can ``second`` run after ``first`` has run (same pass, or a later
     iteration of a loop around both)?"""
+    left = _budget.left
+    if left is not None:
+        if left <= 0:
+            raise TooComplex(first.scope)
+        _budget.left = left - 1
     if exclusive(first, second) or leaves_before(first, second):
         return False
     if first.order < second.order:

@@ -385,7 +385,7 @@ class Flow:
         if scope is not None and root in self.analysis.values(scope).locals:
             return False
         model = self.analysis.model_of(scope) if scope is not None else self.model
-        return root in {t for b in model.scopes[0].binds for t in b.targets}
+        return root in self.analysis.module_names(model)
 
     def keeps(self, call: Call, kept: Iterable[str]) -> bool:
         """``call`` stores what ``kept`` holds beyond its function: a method of a lasting

@@ -27,6 +27,7 @@ import libcst as cst
 
 from a2alint import apimodel
 from a2alint.config import Layer, Overrides, Settings
+from a2alint.control import TooComplex, budget
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import apply_edits, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
@@ -46,6 +47,7 @@ MAX_FIX_PASSES = 10
 PARSE = cst.parse_module
 UNPARSABLE = "AC000"
 UNUSED_NOQA = "AC001"
+TOO_COMPLEX = "AC002"
 
 
 class _Refused(Exception):
@@ -292,26 +294,48 @@ class Linter:
         model.flow = Flow(model, analysis)
         reports = []
         errors = []
-        for code in sorted(enabled):
-            rule_class = self.registry[code]
-            if rule_class.engine or (rule_class.requires_a2a and not (model.is_a2a or model.in_project)):
-                continue
-            rule = rule_class(settings.rule_options.get(code))
-            try:
-                rule.check(model)
-            except Exception as error:
-                detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
-                errors.append(
-                    f"internal error in {code} ({rule_class.name}) on {display}: {detail}\n"
-                    "  please report this as a bug, with the file if you can share it"
-                )
-                continue
-            reports += [(rule_class, report) for report in rule.reports]
-        noqa = find_noqa(text) if reports or UNUSED_NOQA in enabled else {}
-        if not reports and not noqa:
+        diagnostics = []
+        try:
+            with budget():
+                for code in sorted(enabled):
+                    rule_class = self.registry[code]
+                    if rule_class.engine or (rule_class.requires_a2a and not (model.is_a2a or model.in_project)):
+                        continue
+                    rule = rule_class(settings.rule_options.get(code))
+                    try:
+                        rule.check(model)
+                    except TooComplex:
+                        raise
+                    except Exception as error:
+                        detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
+                        errors.append(
+                            f"internal error in {code} ({rule_class.name}) on {display}: {detail}\n"
+                            "  please report this as a bug, with the file if you can share it"
+                        )
+                        continue
+                    reports += [(rule_class, report) for report in rule.reports]
+        except TooComplex as spent:  # no finding of a half-analysed file is trusted
+            reports = []
+            if TOO_COMPLEX in enabled:
+                diagnostics.append(self._too_complex(model, text, display, spent.scope))
+        noqa = find_noqa(text) if reports or diagnostics or UNUSED_NOQA in enabled else {}
+        if not reports and not diagnostics and not noqa:
             return [], errors
-        diagnostics = self._diagnostics(model, text, display, reports) if reports else []
+        if reports:
+            diagnostics = self._diagnostics(model, text, display, reports)
         return self._suppress(diagnostics, noqa, display, enabled), errors
+
+    def _too_complex(self, model: ModuleModel, text: str, display: str, scope) -> Diagnostic:
+        """``AC002`` for a file whose analysis spent its budget: at the function of this
+        module it was in, else on the first line."""
+        line, column, where = 1, 1, ""
+        if scope is not None and scope.is_function:
+            if any(s is scope for s in model.scopes):
+                start = Positions.of(model, text).get([scope.node])[scope.node].start
+                line, column = start.line, start.column + 1
+            where = f" (in {scope.qualname}())"
+        message = f"too complex to analyse within a2alint's budget{where}: no finding of this file is reported"
+        return self._engine_diagnostic(TOO_COMPLEX, display, line, column, message)
 
     def _diagnostics(self, model: ModuleModel, text: str, display: str, reports: list) -> list[Diagnostic]:
         """Diagnostics for the rules' reports: every place they name (a node of this

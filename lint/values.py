@@ -484,6 +484,7 @@ class Analysis:
         self._externals: dict[int, list[str]] = {}
         self._functions: dict[int, Target | None] = {}
         self._http: dict[int, bool] = {}
+        self._globals_of: dict[int, frozenset[str]] = {}  # see module_names
         self._near_calls: dict[tuple, tuple[int, list[Call]]] = {}  # see _nearby
         self._summaries: dict[int, Summary] = {}
         self._summarising: set[int] = set()
@@ -684,6 +685,13 @@ class Analysis:
         found = self._bound.get(id(model))
         if found is None:
             found = self._bound[id(model)] = frozenset(t for s in model.scopes for b in s.binds for t in b.targets)
+        return found
+
+    def module_names(self, model: ModuleModel) -> frozenset[str]:
+        """The names the module's own top level binds (its globals, dotted ones included)."""
+        found = self._globals_of.get(id(model))
+        if found is None:
+            found = self._globals_of[id(model)] = frozenset(t for b in model.scopes[0].binds for t in b.targets)
         return found
 
     def imported_value(self, model: ModuleModel, name: str, depth: int = 0) -> frozenset:
@@ -1023,7 +1031,7 @@ class Analysis:
 
     def _bound_name(self, values: ScopeValues, name: str) -> bool:
         model = values.model
-        return any(name in b.targets for b in model.scopes[0].binds) and name not in model.imports
+        return name in self.module_names(model) and name not in model.imports
 
     def _constructor(self, symbol: Target) -> Target:
         init = self.method(symbol.cls, "__init__")
@@ -1479,9 +1487,16 @@ class Analysis:
                 if target is None or target.function is scope:
                     continue
                 values = self.values(scope)
+                # One chain says that the call plays the role, and one per distinct wire when
+                # that waits on this function's callers: every path through a web of helpers
+                # calling helpers would be exponentially many.
+                plays = False
+                waiting: set[Wire] = set()
                 for inner, inner_wire in self.effects(target.function, role):
                     if inner_wire is None:
-                        chains.append(((call, *inner), None))
+                        if not plays:
+                            chains.append(((call, *inner), None))
+                            plays = True
                         continue
                     bound = Wire(
                         inner_wire.kind,
@@ -1489,9 +1504,12 @@ class Analysis:
                         self.instantiate(inner_wire.body, values, call, target.function),
                     )
                     if _symbolic(bound):
-                        chains.append(((call, *inner), bound))
-                    elif role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
+                        if bound not in waiting:
+                            waiting.add(bound)
+                            chains.append(((call, *inner), bound))
+                    elif not plays and role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
                         chains.append(((call, *inner), None))
+                        plays = True
         finally:
             self._resolving.discard(memo)
         self._effects[memo] = chains

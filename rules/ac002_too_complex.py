@@ -1,0 +1,69 @@
+from a2alint.rule import Rule
+
+
+def _elif_chain(branches: int) -> str:
+    """A router that fetches a card and sends in each of ``branches`` branches of one
+    ``elif`` chain: the shape that made the analysis of a 900-line file take minutes."""
+    lines = [
+        "from a2a.client import A2ACardResolver",
+        "",
+        "async def route(client, http, kind, text):  # expect: AC002",
+        "    if kind == 0:",
+        "        return await client.send_message(text)",
+    ]
+    for branch in range(1, branches):
+        lines += [
+            f"    elif kind == {branch}:",
+            f"        card = await A2ACardResolver(http, 'https://peer-{branch}.example').get_agent_card()",
+            "        reply = await client.send_message(card)",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+class TooComplex(Rule):
+    """A file whose analysis stopped at a2alint's budget, so none of its findings are reported.
+
+    ## What it does
+    Reported by the engine, at the function it was analysing, when the analysis of a
+    file asks more control-flow questions ("can this run after that?") than its budget
+    allows: about fifty times what the largest real A2A client module asks. Nothing of
+    that file is reported (a half-analysed file's findings are not trusted); the rest
+    of the run goes on, at its usual speed.
+
+    ## Why is this bad?
+    The file was not checked, so a finding may be hiding in it. The shapes that get
+    here (hundreds of card fetches and sends in one `elif` chain, one function doing
+    the work of a dispatch table) are as hard for a reader to follow as for the tool.
+
+    ## Example
+    ```python
+    async def route(client, http, kind, text):
+        if kind == 0:
+            return await client.send_message(text)
+        elif kind == 1:
+            card = await A2ACardResolver(http, "https://peer-1.example").get_agent_card()
+            reply = await client.send_message(card)
+        ...  # and 300 more branches like it
+    ```
+
+    ## Use instead
+    ```python
+    PEERS = {1: "https://peer-1.example", ...}
+
+    async def route(client, http, kind, text):
+        card = await A2ACardResolver(http, PEERS[kind]).get_agent_card()
+        return await client.send_message(card)
+    ```
+
+    ## Covers
+    Every file a2alint analyses. `# noqa: AC002` on the function's line accepts it.
+    """
+
+    code = "AC002"
+    name = "too-complex-to-analyse"
+    severity = "warning"
+    engine = True
+    requires_a2a = False
+    suggestion = "split the function (a table of peers instead of a chain of branches): a2alint checked nothing in this file"
+
+    INVALID = [_elif_chain(260)]
