@@ -1,22 +1,28 @@
-"""Output formats: text, json, sarif, github, and per-code statistics."""
+"""Output formats: text (also concise and full), json, sarif, github, and per-code statistics."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import unicodedata
 from collections import Counter
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
 from a2alint.diagnostics import Diagnostic
 from a2alint.rule import Rule
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "sarif", "github")
+#: When text output is coloured (``--color``).
+COLORS = ("auto", "always", "never")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning"}
+#: What a terminal would act on (tab and newline excepted).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 
 
 def rule_url(code: str) -> str:
@@ -24,28 +30,37 @@ def rule_url(code: str) -> str:
 
 
 class Style:
-    """ANSI colour, only for a terminal and only without ``NO_COLOR``."""
+    """ANSI colour as ``--color`` asks. ``auto`` decides as ruff does: a non-empty
+    ``FORCE_COLOR`` colours any stream, else a non-empty ``NO_COLOR`` none, else only a
+    terminal is coloured."""
 
-    def __init__(self, stream: IO[str], color: bool | None = None) -> None:
-        if color is None:
-            color = stream.isatty() and not os.environ.get("NO_COLOR")
-        self.color = color
+    def __init__(self, stream: IO[str], when: str = "auto") -> None:
+        if when == "auto":
+            self.color = bool(os.environ.get("FORCE_COLOR")) or (not os.environ.get("NO_COLOR") and stream.isatty())
+        else:
+            self.color = when == "always"
 
     def __call__(self, text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
 
 
-def write_text(diagnostics: list[Diagnostic], stream: IO[str], *, files: int, fixed: int = 0, quiet: bool = False) -> None:
-    style = Style(stream)
+def write_text(
+    diagnostics: list[Diagnostic],
+    stream: IO[str],
+    *,
+    files: int,
+    fixed: int = 0,
+    quiet: bool = False,
+    color: str = "auto",
+    concise: bool = False,
+    source: Callable[[str], list[str]] | None = None,
+) -> None:
+    """``text``; ``concise``: one line per finding (for tools that read lines, as
+    ``path:line:col: message``); with ``source`` (the lines of a checked file), ``full``:
+    each finding with a frame of the code it flags."""
+    style = Style(stream, color)
     for d in diagnostics:
-        where = style(f"{d.path}:{d.line}:{d.column}:", "1")
-        code = style(d.code, "1;31" if d.severity == "error" else "1;33")
-        marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
-        stream.write(f"{where} {code}{marker} {d.message}\n")
-        if d.suggestion:
-            stream.write(f"  {style('help:', '1;36')} {d.suggestion}\n")
-        for note in d.related:
-            stream.write(f"  {style('note:', '1;34')} {note.path}:{note.line}:{note.column}: {note.label}\n")
+        stream.write(_headline(d, style) if concise else _finding(d, style, source and source(d.path)))
     if quiet:
         return
     if fixed:
@@ -57,6 +72,65 @@ def write_text(diagnostics: list[Diagnostic], stream: IO[str], *, files: int, fi
         stream.write(f"Found {count} finding{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''} checked{hint}.\n")
     else:
         stream.write(f"All checks passed ({files} file{'s' if files != 1 else ''} checked).\n")
+
+
+def _headline(d: Diagnostic, style: Style) -> str:
+    where = style(f"{d.path}:{d.line}:{d.column}:", "1")
+    marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
+    return f"{where} {style(d.code, _severity_color(d))}{marker} {d.message}\n"
+
+
+def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None) -> str:
+    """A finding as ``text`` shows it: its line, then (given the file's ``lines``) the
+    code frame, then ``help:`` and ``note:`` lines."""
+    text = _headline(d, style) + (_frame(d, lines, style) if lines else "")
+    if d.suggestion:
+        text += f"  {style('help:', '1;36')} {d.suggestion}\n"
+    for note in d.related:
+        text += f"  {style('note:', '1;34')} {note.path}:{note.line}:{note.column}: {note.label}\n"
+    return text
+
+
+def _frame(d: Diagnostic, lines: list[str], style: Style) -> str:
+    """The flagged line behind a line-number gutter, carets under the flagged range (to the
+    end of the line when the range goes on), as ruff's ``full`` output frames it."""
+    if not 1 <= d.line <= len(lines):
+        return ""
+    text = _printable(lines[d.line - 1].rstrip("\r\n"))
+    start = min(d.column - 1, len(text))
+    end = max(start, min(d.end_column - 1 if d.end_line == d.line else len(text), len(text)))
+    carets = "^" * max(1, len(_blank(text[start:end])))
+    number = str(d.line)
+    gutter = style(f"{' ' * len(number)} |", "1;34")
+    return (
+        f"{gutter}\n{style(f'{number} |', '1;34')} {text}\n"
+        f"{gutter} {_blank(text[:start])}{style(f'{carets} {d.code}', _severity_color(d))}\n{gutter}\n"
+    )
+
+
+def _blank(text: str) -> str:
+    """Blank space as wide as ``text`` on a terminal (its tabs kept), to line carets up under it."""
+    return "".join(
+        "\t" if c == "\t" else "" if unicodedata.combining(c) else "  " if unicodedata.east_asian_width(c) in "WF" else " "
+        for c in text
+    )
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters shown as their symbols (ruff shows source so), one
+    character for one: a checked file cannot drive the terminal."""
+    return _UNPRINTABLE.sub(_symbol, text)
+
+
+def _symbol(match: re.Match[str]) -> str:
+    char = match[0]
+    if char < " ":
+        return chr(0x2400 + ord(char))  # the Control Pictures block: \x1b is shown as U+241B
+    return "\u2421" if char == "\x7f" else "\ufffd"
+
+
+def _severity_color(d: Diagnostic) -> str:
+    return "1;31" if d.severity == "error" else "1;33"
 
 
 def write_json(diagnostics: list[Diagnostic], stream: IO[str], *, files: int) -> None:
@@ -94,8 +168,9 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-#: The formats statistics have (SARIF and GitHub annotations are reports of findings).
-STATISTICS_FORMATS = ("text", "json")
+#: The formats statistics have (the text styles print them alike; SARIF and GitHub
+#: annotations are reports of findings).
+STATISTICS_FORMATS = ("text", "concise", "full", "json")
 
 
 def write_statistics(diagnostics: list[Diagnostic], stream: IO[str], fmt: str) -> None:
@@ -247,20 +322,27 @@ def write(
     diagnostics: list[Diagnostic],
     stream: IO[str],
     *,
-    files: int,
+    files: Sequence[str],
+    lines_of: Callable[[str], list[str]],
     registry: dict[str, type[Rule]],
     cwd: Path,
     fixed: int = 0,
     quiet: bool = False,
+    color: str = "auto",
 ) -> None:
+    """The report of a run in ``fmt``: ``files`` are the display paths of the files checked,
+    ``lines_of(path)`` the lines of one as it was checked (for code frames)."""
     if fmt == "json":
-        write_json(diagnostics, stream, files=files)
+        write_json(diagnostics, stream, files=len(files))
     elif fmt == "sarif":
         write_sarif(diagnostics, stream, registry, cwd)
     elif fmt == "github":
         write_github(diagnostics, stream)
     else:
-        write_text(diagnostics, stream, files=files, fixed=fixed, quiet=quiet)
+        write_text(
+            diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,
+            concise=fmt == "concise", source=lines_of if fmt == "full" else None,
+        )
 
 
 def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
