@@ -13,6 +13,7 @@ from typing import IO, Callable, Iterable, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
+from a2alint.baseline import fingerprints
 from a2alint.diagnostics import Diagnostic
 from a2alint.rule import Rule
 
@@ -21,6 +22,8 @@ FORMATS = ("text", "concise", "full", "json", "sarif", "github")
 COLORS = ("auto", "always", "never")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning"}
+#: The key of a result's fingerprint in SARIF's ``partialFingerprints`` (the baseline's, version 1).
+SARIF_FINGERPRINT = "a2alint/v1"
 #: What a terminal would act on (tab and newline excepted).
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 
@@ -234,11 +237,23 @@ def sarif_rule(rule: type[Rule]) -> dict:
     }
 
 
-def write_sarif(diagnostics: list[Diagnostic], stream: IO[str], registry: dict[str, type[Rule]], cwd: Path) -> None:
+def _fingerprinted(
+    diagnostics: Iterable[Diagnostic], lines_of: Callable[[str], list[str]], root: Path, cwd: Path
+) -> list[tuple[Diagnostic, str, str]]:
+    """``(diagnostic, path, fingerprint)`` in sorted order: the path relative to ``root`` and
+    the baseline's fingerprint, which a finding keeps across runs and moves of its lines."""
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    return [(d, path, fingerprint) for d, (path, _, fingerprint) in zip(ordered, fingerprints(ordered, lines_of, root, cwd))]
+
+
+def write_sarif(
+    diagnostics: list[Diagnostic], stream: IO[str], registry: dict[str, type[Rule]], cwd: Path,
+    lines_of: Callable[[str], list[str]],
+) -> None:
     root = _source_root(cwd)
     codes = list(registry)
     results = []
-    for d in diagnostics:
+    for d, _, fingerprint in _fingerprinted(diagnostics, lines_of, root, cwd):
         uri = _uri(d.path, root, cwd)
         location = {"artifactLocation": {"uri": uri}, "region": _region(d.line, d.column, d.end_line, d.end_column)}
         result: dict = {
@@ -247,6 +262,8 @@ def write_sarif(diagnostics: list[Diagnostic], stream: IO[str], registry: dict[s
             "level": _SARIF_LEVEL[d.severity],
             "message": {"text": d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")},
             "locations": [{"physicalLocation": location}],
+            # code scanning matches a result across pushes by these, not by its line
+            "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
         }
         related = [
             {
@@ -331,11 +348,11 @@ def write(
     color: str = "auto",
 ) -> None:
     """The report of a run in ``fmt``: ``files`` are the display paths of the files checked,
-    ``lines_of(path)`` the lines of one as it was checked (for code frames)."""
+    ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints)."""
     if fmt == "json":
         write_json(diagnostics, stream, files=len(files))
     elif fmt == "sarif":
-        write_sarif(diagnostics, stream, registry, cwd)
+        write_sarif(diagnostics, stream, registry, cwd, lines_of)
     elif fmt == "github":
         write_github(diagnostics, stream)
     else:

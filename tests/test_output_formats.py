@@ -1,4 +1,4 @@
-"""``--format json|sarif|github``, ``--statistics`` and ``--output-file``."""
+"""``--output-format json|sarif|github``, ``--statistics`` and ``--output-file``."""
 
 from __future__ import annotations
 
@@ -101,6 +101,7 @@ def sarif_schema_errors(document: dict) -> list[str]:
 
 def test_sarif_validates_against_the_2_1_0_schema(two_findings, check):
     document = _sarif(check, "pkg")
+    assert all(result["partialFingerprints"] for result in document["runs"][0]["results"])
     assert sarif_schema_errors(document) == []
     assert len(document["runs"][0]["results"]) == 2
 
@@ -133,6 +134,30 @@ def test_sarif_results_have_repo_relative_uris_regions_and_fixes(two_findings, c
     assert change["artifactLocation"]["uri"] == "pkg/b.py"
     assert change["replacements"][0]["insertedContent"]["text"] == "json.dumps(contract, sort_keys=True)"
     assert "fixes" not in results["pkg/a.py"]
+
+
+def _baseline_fingerprints(project: Path, check) -> dict[tuple[str, int], str]:
+    """``(path, line) -> fingerprint`` of the AC107 findings, as the baseline records them."""
+    assert check("--write-baseline", str(project / "baseline.json"), "--select", "AC107", "pkg").exit_code == 0
+    findings = json.loads((project / "baseline.json").read_text(encoding="utf-8"))["findings"]
+    return {(f["path"], f["line"]): f["fingerprint"] for f in findings}
+
+
+def test_sarif_results_keep_the_baseline_fingerprint_across_line_moves(two_findings, check):
+    subprocess.run(["git", "init", "-q", str(two_findings)], check=True)
+
+    def fingerprints() -> dict[tuple[str, int], str]:
+        document = _sarif(check, "pkg")
+        return {
+            (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"]):
+            r["partialFingerprints"]["a2alint/v1"]
+            for r in document["runs"][0]["results"]
+        }
+
+    before = fingerprints()
+    assert before == _baseline_fingerprints(two_findings, check)
+    write(two_findings / "pkg" / "a.py", "# a new first line\n" + UNFIXABLE)
+    assert fingerprints() == {(path, line + (path == "pkg/a.py")): fingerprint for (path, line), fingerprint in before.items()}
 
 
 # --- github -------------------------------------------------------------------------------------
@@ -180,7 +205,21 @@ def test_statistics_json(two_findings, check):
     assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": True}]
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("output_format", ["concise", "full"])
+def test_statistics_in_every_text_style_are_the_texts(two_findings, check, output_format):
+    run = check("--statistics", "--output-format", output_format, "--select", "AC107", "pkg")
+    assert run.exit_code == 1
+    assert run.stdout == check("--statistics", "--select", "AC107", "pkg").stdout
+
+
+@pytest.mark.parametrize("output_format", ["sarif", "github"])
+def test_statistics_in_a_report_format_is_refused(two_findings, check, output_format):
+    run = check("--statistics", "--output-format", output_format, "pkg")
+    assert run.exit_code == 2 and "--statistics" in run.stderr and output_format in run.stderr
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize("output_format", ["text", "concise", "full", "json", "sarif", "github"])
 def test_output_file_receives_the_report_instead_of_stdout(two_findings, check, output_format):
     run = check("--format", output_format, "--select", "AC107", "-o", "reports/out.txt", "pkg")
     assert run.exit_code == 1
