@@ -1,4 +1,5 @@
-"""Output formats: text (also concise and full), json, sarif, github, and per-code statistics."""
+"""Output formats: text (also concise and full), json, sarif, github, gitlab, junit, and
+per-code statistics."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import re
 import subprocess
 import unicodedata
+import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from pathlib import Path
 from typing import IO, Callable, Iterable, Sequence
@@ -17,14 +19,15 @@ from a2alint.baseline import fingerprints
 from a2alint.diagnostics import Diagnostic
 from a2alint.rule import Rule
 
-FORMATS = ("text", "concise", "full", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "sarif", "github", "gitlab", "junit")
 #: When text output is coloured (``--color``).
 COLORS = ("auto", "always", "never")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning"}
 #: The key of a result's fingerprint in SARIF's ``partialFingerprints`` (the baseline's, version 1).
 SARIF_FINGERPRINT = "a2alint/v1"
-#: What a terminal would act on (tab and newline excepted).
+_GITLAB_SEVERITY = {"error": "major", "warning": "minor"}
+#: What a terminal would act on, or XML cannot hold (tab and newline excepted).
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 
 
@@ -121,7 +124,7 @@ def _blank(text: str) -> str:
 
 def _printable(text: str) -> str:
     """``text`` with control characters shown as their symbols (ruff shows source so), one
-    character for one: a checked file cannot drive the terminal."""
+    character for one: a checked file cannot drive the terminal, nor break an XML report."""
     return _UNPRINTABLE.sub(_symbol, text)
 
 
@@ -171,8 +174,8 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-#: The formats statistics have (the text styles print them alike; SARIF and GitHub
-#: annotations are reports of findings).
+#: The formats statistics have (the text styles print them alike; SARIF, annotations,
+#: Code Quality and JUnit reports are reports of findings).
 STATISTICS_FORMATS = ("text", "concise", "full", "json")
 
 
@@ -334,6 +337,47 @@ def write_sarif(
     stream.write("\n")
 
 
+# --- GitLab Code Quality and JUnit ------------------------------------------------------
+
+
+def write_gitlab(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path, lines_of: Callable[[str], list[str]]) -> None:
+    """A GitLab Code Quality report: paths from the repository root, as GitLab resolves
+    them; the fingerprint tells GitLab a finding is the same one in another pipeline."""
+    report = [
+        {
+            "description": f"{d.code} {d.message}",
+            "check_name": d.code,
+            "fingerprint": fingerprint,
+            "severity": _GITLAB_SEVERITY[d.severity],
+            "location": {"path": path, "lines": {"begin": d.line}},
+        }
+        for d, path, fingerprint in _fingerprinted(diagnostics, lines_of, _source_root(cwd), cwd)
+    ]
+    json.dump(report, stream, indent=2)
+    stream.write("\n")
+
+
+def write_junit(diagnostics: list[Diagnostic], stream: IO[str], files: Sequence[str]) -> None:
+    """JUnit XML, for CI that shows test reports: one test case per checked file (``files``),
+    passing when it has no finding, and a failure per finding, as ``text`` shows it."""
+    cases: dict[str, list[Diagnostic]] = {path: [] for path in files}
+    for d in diagnostics:
+        cases.setdefault(d.path, []).append(d)
+    counts = {"tests": str(len(cases)), "failures": str(sum(1 for found in cases.values() if found))}
+    suites = ElementTree.Element("testsuites", name="a2alint", **counts)
+    suite = ElementTree.SubElement(suites, "testsuite", name="a2alint", **counts, errors="0", skipped="0")
+    plain = Style(stream, "never")
+    for path, found in cases.items():
+        case = ElementTree.SubElement(suite, "testcase", name=_printable(path), classname="a2alint")
+        for d in found:
+            failure = ElementTree.SubElement(case, "failure", message=_printable(d.message), type=d.code)
+            failure.text = _printable(_finding(d, plain))
+    ElementTree.indent(suites)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    stream.write(ElementTree.tostring(suites, encoding="unicode"))
+    stream.write("\n")
+
+
 def write(
     fmt: str,
     diagnostics: list[Diagnostic],
@@ -355,6 +399,10 @@ def write(
         write_sarif(diagnostics, stream, registry, cwd, lines_of)
     elif fmt == "github":
         write_github(diagnostics, stream)
+    elif fmt == "gitlab":
+        write_gitlab(diagnostics, stream, cwd, lines_of)
+    elif fmt == "junit":
+        write_junit(diagnostics, stream, files)
     else:
         write_text(
             diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,

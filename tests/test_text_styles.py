@@ -133,5 +133,5 @@ def test_colour_into_a_pipe(project, check, monkeypatch, when, env, coloured):
 def test_reports_are_never_coloured(project, check, monkeypatch):
     monkeypatch.setenv("FORCE_COLOR", "1")
     write(project / "bad.py", UNFIXABLE)
-    for output_format in ("json", "sarif", "github"):
+    for output_format in ("json", "sarif", "github", "gitlab", "junit"):
         assert "\x1b[" not in check("--output-format", output_format, "--color", "always", "bad.py").stdout
