@@ -1,15 +1,17 @@
-"""What the README and action.yml tell users to run works as shown: what does not
-install yet says so, the CI recipes run, and the GitHub Action is a composite action
-that runs the check."""
+"""What the README, docs/editors.md and action.yml tell users to run works as shown:
+every ``a2alint check`` they show parses, the editor recipes read one finding a line,
+and the GitHub Action is a composite action that runs the check."""
 
 from __future__ import annotations
 
 import json
 import re
 import shlex
+import shutil
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import click
 import pytest
 
 from a2alint.cli import check as check_command
@@ -17,6 +19,7 @@ from conftest import UNFIXABLE, write
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+EDITORS = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
 ACTION = (ROOT / "action.yml").read_text(encoding="utf-8")
 #: ``a2alint check ...`` as the docs show it (``%e`` is ALE's executable), up to the end of
 #: its code span, a comment or a redirection.
@@ -35,12 +38,60 @@ def _shown_checks(text: str) -> list[list[str]]:
     return commands
 
 
+@pytest.mark.parametrize("name, text", [("README.md", README), ("docs/editors.md", EDITORS)])
+def test_every_check_the_docs_show_parses(name, text):
+    commands = _shown_checks(text)
+    assert len(commands) >= 5, f"{name}: the pattern finds too few commands to prove anything"
+    for args in commands:
+        try:
+            check_command.make_context("check", list(args))
+        except click.UsageError as error:
+            pytest.fail(f"{name}: a2alint check {shlex.join(args)}: {error.format_message()}")
+
+
+def test_the_docs_use_the_option_names_ruff_users_know():
+    for text in (README, EDITORS):
+        assert not re.search(r"check[^`\n]* --format ", text)
+    assert "`--output-format text\\|concise\\|full\\|json\\|sarif\\|github\\|gitlab\\|junit`" in README
+    assert "`--color auto\\|always\\|never`" in README
+
+
 def test_what_does_not_install_yet_is_marked_so():
     for shown in ("`pip install a2alint`", "`rev: v0.1.0`"):
         (paragraph,) = [p for p in README.split("\n\n") if shown in p]
         assert "does not yet" in paragraph
     assert "pip install git+https://github.com/a2alint/a2alint" in README
     assert "rev: v0.1.0" not in README.replace("`rev: v0.1.0`", "")
+
+
+def _editor_commands() -> list[list[str]]:
+    """The efm-langserver and ALE commands, filled in for ``src/peer.py``."""
+    efm = re.search(r"lint-command: '(a2alint check [^']*)'", EDITORS)[1]
+    ale = re.search(r"'command': '(%e check [^']*)'", EDITORS)[1]
+    return [_shown_checks(efm)[0], _shown_checks(ale)[0]]
+
+
+def test_the_editor_recipes_read_one_finding_a_line(project, check):
+    source = (ROOT / "examples" / "host_agent.py").read_text(encoding="utf-8")
+    findings = check("--output-format", "json", "--stdin-filename", "src/peer.py", "-", input=source).json()["diagnostics"]
+    assert any(d["related"] for d in findings)  # text output would add note: lines
+    for args in _editor_commands():
+        run = check(*args, input=source)
+        assert run.exit_code == 1
+        errorformat = [re.match(r"^([^:]+):(\d+):(\d+): (.*)$", line) for line in run.stdout.splitlines()]
+        assert [(m[1], int(m[2]), int(m[3]), m[4].split()[0]) for m in errorformat] == [
+            ("src/peer.py", d["line"], d["column"], d["code"]) for d in findings
+        ]
+
+
+def test_the_readme_full_sample_is_what_full_prints(project, check):
+    sample = README.split("- `full`:", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    lines = [line.removeprefix("  ") for line in sample.rstrip().splitlines()]
+    shutil.copytree(ROOT / "examples", project / "examples")
+    output = check("--output-format", "full", "examples/contract_digest.py").stdout.splitlines()
+    start = output.index(lines[0])
+    assert output[start : start + len(lines) - 1] == lines[:-1]
+    assert output[start + len(lines) - 1].startswith(lines[-1].removesuffix("..."))
 
 
 def test_the_gitlab_ci_job_writes_both_reports(project, check):
