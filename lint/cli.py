@@ -262,9 +262,11 @@ def check(
         elif not diff:  # the diff is the whole output: a report after it would break its format
             # no all-clear when a path named could not be checked (`check nope/`): its error says so
             silent = quiet or (any(p.fatal for p in problems) and not diagnostics)
+            # as ruff's: a report file is coloured only when asked, whatever FORCE_COLOR says
+            report_color = "never" if stream and color == "auto" else color
             reporters.write(
                 output_format, diagnostics, out, files=files, lines_of=lines_of, registry=registry, cwd=cwd,
-                fixed=fixed_count, quiet=silent, color=color,
+                fixed=fixed_count, quiet=silent, color=report_color,
             )
         out.flush()
         if stream:

@@ -130,6 +130,15 @@ def test_colour_into_a_pipe(project, check, monkeypatch, when, env, coloured):
         assert ("\x1b[" in check("--output-format", output_format, "--color", when, "bad.py").stdout) is coloured
 
 
+def test_an_output_file_is_coloured_only_when_asked(project, check, monkeypatch):
+    monkeypatch.setenv("FORCE_COLOR", "1")  # as CI sets it for its log
+    write(project / "bad.py", UNFIXABLE)
+    assert check("-o", "report.txt", "bad.py").exit_code == 1
+    assert "\x1b[" not in (project / "report.txt").read_text(encoding="utf-8")
+    check("--color", "always", "-o", "report.txt", "bad.py")
+    assert "\x1b[" in (project / "report.txt").read_text(encoding="utf-8")
+
+
 def test_reports_are_never_coloured(project, check, monkeypatch):
     monkeypatch.setenv("FORCE_COLOR", "1")
     write(project / "bad.py", UNFIXABLE)
