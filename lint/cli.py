@@ -88,7 +88,14 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option("--preview/--no-preview", default=None, help="Also run rules marked preview.")
-@click.option("--format", "output_format", type=click.Choice(reporters.FORMATS), default="text", show_default=True)
+@click.option(
+    "--output-format", "--format", "output_format", type=click.Choice(reporters.FORMATS), default="text", show_default=True,
+    help="How findings are written: text, concise (one line each), full (with the code), or a report format.",
+)
+@click.option(
+    "--color", type=click.Choice(reporters.COLORS), default="auto", show_default=True,
+    help="Colour text output: auto (on a terminal; FORCE_COLOR and NO_COLOR decide too), always, never.",
+)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, writable=True), help="Write the report here instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Print a count per rule code instead of each finding.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
@@ -115,6 +122,7 @@ def check(
     ignore: tuple[str, ...],
     preview: bool | None,
     output_format: str,
+    color: str,
     output_file: str | None,
     statistics: bool,
     fix: bool,
@@ -175,7 +183,7 @@ def check(
         raise click.UsageError("--add-noqa writes the files it checks: not with --write-baseline or stdin")
     if statistics and output_format not in reporters.STATISTICS_FORMATS:
         raise click.UsageError(
-            f"--statistics is written as {' or '.join(reporters.STATISTICS_FORMATS)}, not {output_format}: "
+            f"--statistics is written as {'/'.join(reporters.STATISTICS_FORMATS)}, not {output_format}: "
             "a count per code is not a report of findings"
         )
     for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline_file)):
@@ -192,10 +200,10 @@ def check(
     try:
         if paths == ("-",) and force_exclude and stdin_filename and excluded(resolver.cwd / stdin_filename, resolver):
             results.append(FileResult(stdin_filename, data=sys.stdin.buffer.read(MAX_BYTES + 1)))  # passed through as it is
-            files = 0
+            files = []
         elif paths == ("-",):
             results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode, cache))
-            files = 1
+            files = [results[-1].display]
         else:
             found, problems = discover(list(paths) or ["."], resolver, force_exclude)
             checked = {resolved(path) for _, path in found}
@@ -203,7 +211,7 @@ def check(
                 if target and resolved(Path(target)) in checked:
                     _fail(f"{option} {target}: is one of the files being checked")
             located = dict(found)
-            files = len(found)
+            files = [display for display, _ in found]
             work = [(display, path, resolver.for_path(path)) for display, path in found]
             context = _context(found, paths, resolver)
             results.extend(check_files(linter, work, fix_mode, cache, jobs, context))
@@ -212,7 +220,7 @@ def check(
 
     for problem in problems:
         click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)
-    if files == 0 and not problems and not quiet and paths != ("-",):
+    if not files and not problems and not quiet and paths != ("-",):
         click.echo("a2alint: warning: no Python files found under the given paths", err=True)
     errors = [e for r in results for e in r.errors]
     for error in errors:
@@ -226,15 +234,16 @@ def check(
     if fix_mode:
         fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r, located), located)
     diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
+    lines_of = lines_reader(results, located)
     if write_baseline_file:
         try:
-            count = write_baseline(Path(write_baseline_file), diagnostics, lines_reader(results, located), cwd)
+            count = write_baseline(Path(write_baseline_file), diagnostics, lines_of, cwd)
         except OSError as error:
             _fail(f"{write_baseline_file}: cannot write the baseline: {error.strerror}")
         click.echo(f"Recorded {count} finding{'' if count == 1 else 's'} in {write_baseline_file}.")
         sys.exit(2 if failed else 0)
     if known is not None:
-        diagnostics, hidden = known.hide(diagnostics, lines_reader(results, located), cwd)
+        diagnostics, hidden = known.hide(diagnostics, lines_of, cwd)
         if hidden and not quiet:
             click.echo(f"a2alint: {hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {baseline_file}", err=True)
 
@@ -251,8 +260,11 @@ def check(
         elif not diff:  # the diff is the whole output: a report after it would break its format
             # no all-clear when a path named could not be checked (`check nope/`): its error says so
             silent = quiet or (any(p.fatal for p in problems) and not diagnostics)
+            # as ruff's: a report file is coloured only when asked, whatever FORCE_COLOR says
+            report_color = "never" if stream and color == "auto" else color
             reporters.write(
-                output_format, diagnostics, out, files=files, registry=registry, cwd=cwd, fixed=fixed_count, quiet=silent
+                output_format, diagnostics, out, files=files, lines_of=lines_of, registry=registry, cwd=cwd,
+                fixed=fixed_count, quiet=silent, color=report_color,
             )
         out.flush()
         if stream:

@@ -1,22 +1,34 @@
-"""Output formats: text, json, sarif, github, and per-code statistics."""
+"""Output formats: text (also concise and full), json, sarif, github, gitlab, junit, and
+per-code statistics."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import unicodedata
+import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
+from a2alint.baseline import fingerprints
 from a2alint.diagnostics import Diagnostic
 from a2alint.rule import Rule
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "sarif", "github", "gitlab", "junit")
+#: When text output is coloured (``--color``).
+COLORS = ("auto", "always", "never")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning"}
+#: The key of a result's fingerprint in SARIF's ``partialFingerprints`` (the baseline's, version 1).
+SARIF_FINGERPRINT = "a2alint/v1"
+_GITLAB_SEVERITY = {"error": "major", "warning": "minor"}
+#: What a terminal would act on, or XML cannot hold (tab and newline excepted).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 
 
 def rule_url(code: str) -> str:
@@ -24,28 +36,37 @@ def rule_url(code: str) -> str:
 
 
 class Style:
-    """ANSI colour, only for a terminal and only without ``NO_COLOR``."""
+    """ANSI colour as ``--color`` asks. ``auto`` decides as ruff does: a non-empty
+    ``FORCE_COLOR`` colours any stream, else a non-empty ``NO_COLOR`` none, else only a
+    terminal is coloured."""
 
-    def __init__(self, stream: IO[str], color: bool | None = None) -> None:
-        if color is None:
-            color = stream.isatty() and not os.environ.get("NO_COLOR")
-        self.color = color
+    def __init__(self, stream: IO[str], when: str = "auto") -> None:
+        if when == "auto":
+            self.color = bool(os.environ.get("FORCE_COLOR")) or (not os.environ.get("NO_COLOR") and stream.isatty())
+        else:
+            self.color = when == "always"
 
     def __call__(self, text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
 
 
-def write_text(diagnostics: list[Diagnostic], stream: IO[str], *, files: int, fixed: int = 0, quiet: bool = False) -> None:
-    style = Style(stream)
+def write_text(
+    diagnostics: list[Diagnostic],
+    stream: IO[str],
+    *,
+    files: int,
+    fixed: int = 0,
+    quiet: bool = False,
+    color: str = "auto",
+    concise: bool = False,
+    source: Callable[[str], list[str]] | None = None,
+) -> None:
+    """``text``; ``concise``: one line per finding (for tools that read lines, as
+    ``path:line:col: message``); with ``source`` (the lines of a checked file), ``full``:
+    each finding with a frame of the code it flags."""
+    style = Style(stream, color)
     for d in diagnostics:
-        where = style(f"{d.path}:{d.line}:{d.column}:", "1")
-        code = style(d.code, "1;31" if d.severity == "error" else "1;33")
-        marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
-        stream.write(f"{where} {code}{marker} {d.message}\n")
-        if d.suggestion:
-            stream.write(f"  {style('help:', '1;36')} {d.suggestion}\n")
-        for note in d.related:
-            stream.write(f"  {style('note:', '1;34')} {note.path}:{note.line}:{note.column}: {note.label}\n")
+        stream.write(_headline(d, style) if concise else _finding(d, style, source and source(d.path)))
     if quiet:
         return
     if fixed:
@@ -57,6 +78,65 @@ def write_text(diagnostics: list[Diagnostic], stream: IO[str], *, files: int, fi
         stream.write(f"Found {count} finding{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''} checked{hint}.\n")
     else:
         stream.write(f"All checks passed ({files} file{'s' if files != 1 else ''} checked).\n")
+
+
+def _headline(d: Diagnostic, style: Style) -> str:
+    where = style(f"{d.path}:{d.line}:{d.column}:", "1")
+    marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
+    return f"{where} {style(d.code, _severity_color(d))}{marker} {d.message}\n"
+
+
+def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None) -> str:
+    """A finding as ``text`` shows it: its line, then (given the file's ``lines``) the
+    code frame, then ``help:`` and ``note:`` lines."""
+    text = _headline(d, style) + (_frame(d, lines, style) if lines else "")
+    if d.suggestion:
+        text += f"  {style('help:', '1;36')} {d.suggestion}\n"
+    for note in d.related:
+        text += f"  {style('note:', '1;34')} {note.path}:{note.line}:{note.column}: {note.label}\n"
+    return text
+
+
+def _frame(d: Diagnostic, lines: list[str], style: Style) -> str:
+    """The flagged line behind a line-number gutter, carets under the flagged range (to the
+    end of the line when the range goes on), as ruff's ``full`` output frames it."""
+    if not 1 <= d.line <= len(lines):
+        return ""
+    text = _printable(lines[d.line - 1].rstrip("\r\n"))
+    start = min(d.column - 1, len(text))
+    end = max(start, min(d.end_column - 1 if d.end_line == d.line else len(text), len(text)))
+    carets = "^" * max(1, len(_blank(text[start:end])))
+    number = str(d.line)
+    gutter = style(f"{' ' * len(number)} |", "1;34")
+    return (
+        f"{gutter}\n{style(f'{number} |', '1;34')} {text}\n"
+        f"{gutter} {_blank(text[:start])}{style(f'{carets} {d.code}', _severity_color(d))}\n{gutter}\n"
+    )
+
+
+def _blank(text: str) -> str:
+    """Blank space as wide as ``text`` on a terminal (its tabs kept), to line carets up under it."""
+    return "".join(
+        "\t" if c == "\t" else "" if unicodedata.combining(c) else "  " if unicodedata.east_asian_width(c) in "WF" else " "
+        for c in text
+    )
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters shown as their symbols (ruff shows source so), one
+    character for one: a checked file cannot drive the terminal, nor break an XML report."""
+    return _UNPRINTABLE.sub(_symbol, text)
+
+
+def _symbol(match: re.Match[str]) -> str:
+    char = match[0]
+    if char < " ":
+        return chr(0x2400 + ord(char))  # the Control Pictures block: \x1b is shown as U+241B
+    return "\u2421" if char == "\x7f" else "\ufffd"
+
+
+def _severity_color(d: Diagnostic) -> str:
+    return "1;31" if d.severity == "error" else "1;33"
 
 
 def write_json(diagnostics: list[Diagnostic], stream: IO[str], *, files: int) -> None:
@@ -94,8 +174,9 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-#: The formats statistics have (SARIF and GitHub annotations are reports of findings).
-STATISTICS_FORMATS = ("text", "json")
+#: The formats statistics have (the text styles print them alike; SARIF, annotations,
+#: Code Quality and JUnit reports are reports of findings).
+STATISTICS_FORMATS = ("text", "concise", "full", "json")
 
 
 def write_statistics(diagnostics: list[Diagnostic], stream: IO[str], fmt: str) -> None:
@@ -159,11 +240,23 @@ def sarif_rule(rule: type[Rule]) -> dict:
     }
 
 
-def write_sarif(diagnostics: list[Diagnostic], stream: IO[str], registry: dict[str, type[Rule]], cwd: Path) -> None:
+def _fingerprinted(
+    diagnostics: Iterable[Diagnostic], lines_of: Callable[[str], list[str]], root: Path, cwd: Path
+) -> list[tuple[Diagnostic, str, str]]:
+    """``(diagnostic, path, fingerprint)`` in sorted order: the path relative to ``root`` and
+    the baseline's fingerprint, which a finding keeps across runs and moves of its lines."""
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    return [(d, path, fingerprint) for d, (path, _, fingerprint) in zip(ordered, fingerprints(ordered, lines_of, root, cwd))]
+
+
+def write_sarif(
+    diagnostics: list[Diagnostic], stream: IO[str], registry: dict[str, type[Rule]], cwd: Path,
+    lines_of: Callable[[str], list[str]],
+) -> None:
     root = _source_root(cwd)
     codes = list(registry)
     results = []
-    for d in diagnostics:
+    for d, _, fingerprint in _fingerprinted(diagnostics, lines_of, root, cwd):
         uri = _uri(d.path, root, cwd)
         location = {"artifactLocation": {"uri": uri}, "region": _region(d.line, d.column, d.end_line, d.end_column)}
         result: dict = {
@@ -172,6 +265,8 @@ def write_sarif(diagnostics: list[Diagnostic], stream: IO[str], registry: dict[s
             "level": _SARIF_LEVEL[d.severity],
             "message": {"text": d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")},
             "locations": [{"physicalLocation": location}],
+            # code scanning matches a result across pushes by these, not by its line
+            "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
         }
         related = [
             {
@@ -242,25 +337,77 @@ def write_sarif(diagnostics: list[Diagnostic], stream: IO[str], registry: dict[s
     stream.write("\n")
 
 
+# --- GitLab Code Quality and JUnit ------------------------------------------------------
+
+
+def write_gitlab(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path, lines_of: Callable[[str], list[str]]) -> None:
+    """A GitLab Code Quality report: paths from the repository root, as GitLab resolves
+    them; the fingerprint tells GitLab a finding is the same one in another pipeline."""
+    report = [
+        {
+            "description": f"{d.code} {d.message}",
+            "check_name": d.code,
+            "fingerprint": fingerprint,
+            "severity": _GITLAB_SEVERITY[d.severity],
+            "location": {"path": path, "lines": {"begin": d.line}},
+        }
+        for d, path, fingerprint in _fingerprinted(diagnostics, lines_of, _source_root(cwd), cwd)
+    ]
+    json.dump(report, stream, indent=2)
+    stream.write("\n")
+
+
+def write_junit(diagnostics: list[Diagnostic], stream: IO[str], files: Sequence[str]) -> None:
+    """JUnit XML, for CI that shows test reports: one test case per checked file (``files``),
+    passing when it has no finding, and a failure per finding, as ``text`` shows it."""
+    cases: dict[str, list[Diagnostic]] = {path: [] for path in files}
+    for d in diagnostics:
+        cases.setdefault(d.path, []).append(d)
+    counts = {"tests": str(len(cases)), "failures": str(sum(1 for found in cases.values() if found))}
+    suites = ElementTree.Element("testsuites", name="a2alint", **counts)
+    suite = ElementTree.SubElement(suites, "testsuite", name="a2alint", **counts, errors="0", skipped="0")
+    plain = Style(stream, "never")
+    for path, found in cases.items():
+        case = ElementTree.SubElement(suite, "testcase", name=_printable(path), classname="a2alint")
+        for d in found:
+            failure = ElementTree.SubElement(case, "failure", message=_printable(d.message), type=d.code)
+            failure.text = _printable(_finding(d, plain))
+    ElementTree.indent(suites)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    stream.write(ElementTree.tostring(suites, encoding="unicode"))
+    stream.write("\n")
+
+
 def write(
     fmt: str,
     diagnostics: list[Diagnostic],
     stream: IO[str],
     *,
-    files: int,
+    files: Sequence[str],
+    lines_of: Callable[[str], list[str]],
     registry: dict[str, type[Rule]],
     cwd: Path,
     fixed: int = 0,
     quiet: bool = False,
+    color: str = "auto",
 ) -> None:
+    """The report of a run in ``fmt``: ``files`` are the display paths of the files checked,
+    ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints)."""
     if fmt == "json":
-        write_json(diagnostics, stream, files=files)
+        write_json(diagnostics, stream, files=len(files))
     elif fmt == "sarif":
-        write_sarif(diagnostics, stream, registry, cwd)
+        write_sarif(diagnostics, stream, registry, cwd, lines_of)
     elif fmt == "github":
         write_github(diagnostics, stream)
+    elif fmt == "gitlab":
+        write_gitlab(diagnostics, stream, cwd, lines_of)
+    elif fmt == "junit":
+        write_junit(diagnostics, stream, files)
     else:
-        write_text(diagnostics, stream, files=files, fixed=fixed, quiet=quiet)
+        write_text(
+            diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,
+            concise=fmt == "concise", source=lines_of if fmt == "full" else None,
+        )
 
 
 def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -93,6 +93,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty folder that is the current directory."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
     return tmp_path
 
 
@@ -118,7 +119,7 @@ def check(a2alint):
 def run_installed(*args: str, cwd: Path, input: bytes | None = None, env: dict | None = None, **kwargs) -> Run:
     """Run the installed ``a2alint`` executable (or, with ``args[0] == '-m'``, ``python -m``)."""
     command = [sys.executable, *args] if args and args[0] == "-m" else [str(INSTALLED), *args]
-    environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     environment.update(env or {})
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kwargs}
     done = subprocess.run(command, cwd=cwd, input=input, env=environment, timeout=120, **streams)

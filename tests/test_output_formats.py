@@ -1,10 +1,11 @@
-"""``--format json|sarif|github``, ``--statistics`` and ``--output-file``."""
+"""``--output-format json|sarif|github|gitlab|junit``, ``--statistics`` and ``--output-file``."""
 
 from __future__ import annotations
 
 import json
 import re
 import subprocess
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,7 @@ def sarif_schema_errors(document: dict) -> list[str]:
 
 def test_sarif_validates_against_the_2_1_0_schema(two_findings, check):
     document = _sarif(check, "pkg")
+    assert all(result["partialFingerprints"] for result in document["runs"][0]["results"])
     assert sarif_schema_errors(document) == []
     assert len(document["runs"][0]["results"]) == 2
 
@@ -133,6 +135,103 @@ def test_sarif_results_have_repo_relative_uris_regions_and_fixes(two_findings, c
     assert change["artifactLocation"]["uri"] == "pkg/b.py"
     assert change["replacements"][0]["insertedContent"]["text"] == "json.dumps(contract, sort_keys=True)"
     assert "fixes" not in results["pkg/a.py"]
+
+
+def _baseline_fingerprints(project: Path, check) -> dict[tuple[str, int], str]:
+    """``(path, line) -> fingerprint`` of the AC107 findings, as the baseline records them."""
+    assert check("--write-baseline", str(project / "baseline.json"), "--select", "AC107", "pkg").exit_code == 0
+    findings = json.loads((project / "baseline.json").read_text(encoding="utf-8"))["findings"]
+    return {(f["path"], f["line"]): f["fingerprint"] for f in findings}
+
+
+def test_sarif_results_keep_the_baseline_fingerprint_across_line_moves(two_findings, check):
+    subprocess.run(["git", "init", "-q", str(two_findings)], check=True)
+
+    def fingerprints() -> dict[tuple[str, int], str]:
+        document = _sarif(check, "pkg")
+        return {
+            (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"]):
+            r["partialFingerprints"]["a2alint/v1"]
+            for r in document["runs"][0]["results"]
+        }
+
+    before = fingerprints()
+    assert before == _baseline_fingerprints(two_findings, check)
+    write(two_findings / "pkg" / "a.py", "# a new first line\n" + UNFIXABLE)
+    assert fingerprints() == {(path, line + (path == "pkg/a.py")): fingerprint for (path, line), fingerprint in before.items()}
+
+
+# --- gitlab -------------------------------------------------------------------------------------
+
+
+def test_gitlab_code_quality_report(two_findings, check, monkeypatch):
+    subprocess.run(["git", "init", "-q", str(two_findings)], check=True)
+    write(two_findings / "pkg" / "send.py", "from a2a.client import A2AClient\nasync def f(c, m):\n    return await c.send_message(m)\n")
+    monkeypatch.chdir(two_findings / "pkg")  # paths are from the repository root, as GitLab reads them
+    run = check("--output-format", "gitlab", "--select", "AC103,AC107", ".")
+    assert run.exit_code == 1
+    report = run.json()
+    assert [(i["location"]["path"], i["location"]["lines"]["begin"], i["check_name"], i["severity"]) for i in report] == [
+        ("pkg/a.py", 2, "AC107", "major"),
+        ("pkg/b.py", FIXABLE_AT[0], "AC107", "major"),
+        ("pkg/send.py", 3, "AC103", "minor"),
+    ]
+    for issue in report:
+        assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
+        assert issue["description"].startswith(issue["check_name"] + " ")
+    assert len({issue["fingerprint"] for issue in report}) == 3
+
+
+def test_gitlab_fingerprints_are_the_baselines_and_survive_line_moves(two_findings, check):
+    def fingerprints() -> dict[tuple[str, int], str]:
+        report = check("--output-format", "gitlab", "--select", "AC107", "pkg").json()
+        return {(i["location"]["path"], i["location"]["lines"]["begin"]): i["fingerprint"] for i in report}
+
+    before = fingerprints()
+    assert before == _baseline_fingerprints(two_findings, check)
+    assert fingerprints() == before  # and again from the cache
+    write(two_findings / "pkg" / "b.py", "\n\n" + FIXABLE)
+    assert fingerprints() == {(path, line + 2 * (path == "pkg/b.py")): fingerprint for (path, line), fingerprint in before.items()}
+
+
+def test_gitlab_without_findings_is_an_empty_list(two_findings, check):
+    run = check("--output-format", "gitlab", "pkg/clean.py")
+    assert (run.exit_code, run.json()) == (0, [])
+
+
+# --- junit --------------------------------------------------------------------------------------
+
+
+def _junit(check, *args: str) -> ElementTree.Element:
+    return ElementTree.fromstring(check("--output-format", "junit", *args).stdout)
+
+
+def test_junit_has_a_test_case_per_checked_file_and_a_failure_per_finding(two_findings, check):
+    write(two_findings / "pkg" / "twice.py", UNFIXABLE + "def g(card): return hash(card.model_dump_json())\n")
+    root = _junit(check, "--select", "AC107", "pkg")
+    (suite,) = root.iter("testsuite")
+    assert (suite.get("name"), suite.get("tests"), suite.get("failures")) == ("a2alint", "4", "3")
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert set(cases) == {"pkg/a.py", "pkg/b.py", "pkg/clean.py", "pkg/twice.py"}
+    assert {case.get("classname") for case in cases.values()} == {"a2alint"}
+    assert list(cases["pkg/clean.py"]) == []  # a file without findings passes
+    assert [f.get("type") for f in cases["pkg/twice.py"].iter("failure")] == ["AC107", "AC107"]
+    (failure,) = cases["pkg/a.py"].iter("failure")
+    assert failure.get("message").startswith("built-in hash()")
+    assert failure.text.startswith("pkg/a.py:2:21: AC107 built-in hash()") and "\n  help: " in failure.text
+
+
+def test_junit_without_findings_passes_every_file(two_findings, check):
+    run = check("--output-format", "junit", "pkg/clean.py")
+    assert run.exit_code == 0
+    (case,) = ElementTree.fromstring(run.stdout).iter("testcase")
+    assert case.get("name") == "pkg/clean.py" and list(case) == []
+
+
+def test_junit_stays_xml_whatever_a_file_name_holds(project, check):
+    write(project / "odd\x1b\x01<&>.py", UNFIXABLE)
+    (case,) = _junit(check, "--select", "AC107", ".").iter("testcase")
+    assert case.get("name") == "odd\u241b\u2401<&>.py"
 
 
 # --- github -------------------------------------------------------------------------------------
@@ -180,7 +279,21 @@ def test_statistics_json(two_findings, check):
     assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": True}]
 
 
-@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("output_format", ["concise", "full"])
+def test_statistics_in_every_text_style_are_the_texts(two_findings, check, output_format):
+    run = check("--statistics", "--output-format", output_format, "--select", "AC107", "pkg")
+    assert run.exit_code == 1
+    assert run.stdout == check("--statistics", "--select", "AC107", "pkg").stdout
+
+
+@pytest.mark.parametrize("output_format", ["sarif", "github", "gitlab", "junit"])
+def test_statistics_in_a_report_format_is_refused(two_findings, check, output_format):
+    run = check("--statistics", "--output-format", output_format, "pkg")
+    assert run.exit_code == 2 and "--statistics" in run.stderr and output_format in run.stderr
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize("output_format", ["text", "concise", "full", "json", "sarif", "github", "gitlab", "junit"])
 def test_output_file_receives_the_report_instead_of_stdout(two_findings, check, output_format):
     run = check("--format", output_format, "--select", "AC107", "-o", "reports/out.txt", "pkg")
     assert run.exit_code == 1

@@ -49,7 +49,7 @@ def hook_env(tmp_path_factory) -> dict:
     home = tmp_path_factory.mktemp("pre-commit-home")
     identity = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
     return {
-        **os.environ,
+        **{name: value for name, value in os.environ.items() if name != "FORCE_COLOR"},
         **identity,
         "GIT_COMMITTER_NAME": "t",
         "GIT_COMMITTER_EMAIL": "t@example.invalid",

@@ -35,5 +35,5 @@ def test_readme_sample_output_is_what_checking_the_examples_prints():
         path = block.split(":", 1)[0]
         output = io.StringIO()
         diagnostics = lint_source((README.parent / path).read_text(encoding="utf-8"), path=path).diagnostics
-        write_text(diagnostics, output, files=1, quiet=True)
+        write_text(diagnostics, output, files=1, quiet=True, color="never")
         assert block in re.split(r"\n(?=examples/)", output.getvalue().strip())
