@@ -215,18 +215,53 @@ _KEYS: dict[str, str] = {
 }
 
 
-def _table(path: Path) -> dict[str, Any] | None:
-    """The a2alint table of a config file, or None if it has none."""
+def _toml(source: str, text: str) -> dict[str, Any]:
+    """``text`` read as TOML. tomllib recurses once per nested array or inline table:
+    a document nested deeper than the recursion limit allows is refused as malformed."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: nested too deeply to read") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
-    if path.name == "pyproject.toml":
-        tool = data.get("tool", {})
-        return tool.get("a2alint") if isinstance(tool, dict) else None
-    return data  # a2alint.toml holds the settings at its top level, like ruff.toml
+
+
+def _table_in(path: Path, data: bytes) -> dict[str, Any] | None:
+    """The a2alint table of the config file ``path`` holding ``data``; None for a
+    pyproject.toml without one."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8, as TOML must be: {error}") from None
+    document = _toml(str(path), text)
+    if path.name != "pyproject.toml":
+        return document  # a2alint.toml holds the settings at its top level, like ruff.toml
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: key 'tool': expected a table, got {tool!r}")
+    table = tool.get("a2alint")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: key 'tool.a2alint': expected a table, got {table!r}")
+    return table
+
+
+def _configures_a2alint(pyproject: Path) -> bool:
+    """Whether a pyproject.toml holds a ``[tool.a2alint]`` table, however TOML spells it
+    (a table header, a dotted key, an inline table under ``[tool]``): the parsed document
+    decides. Bytes without the name in them cannot hold it, and are not parsed, unless an
+    escape in a quoted key (``"\\u0061"``) or an encoding other than UTF-8 (UTF-16's NUL
+    bytes) could be hiding it."""
+    data = _read(pyproject)
+    if not any(mark in data for mark in (b"a2alint", b"\\u", b"\\U", b"\0")):
+        return False
+    return _table_in(pyproject, data) is not None
 
 
 def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
@@ -315,22 +350,31 @@ def _api(path: Path, api: Any) -> dict[str, tuple[str, ...]]:
     return {role: _string_list(path, f"api.{role}", names) for role, names in api.items()}
 
 
-def find_config(directory: Path) -> Path | None:
-    """The nearest config file at or above ``directory`` that configures a2alint."""
+def find_config(directory: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+    """The nearest config file at or above ``directory`` that configures a2alint.
+    ``known``: the answers for folders walked before, added to as this walk goes (a
+    tree's folders share the folders above them)."""
+    known = {} if known is None else known
+    walked: list[Path] = []
+    found = None
     for folder in (directory, *directory.parents):
-        for name in CONFIG_NAMES:
-            candidate = folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_a2alint_table(candidate)):
-                return candidate
+        if folder in known:
+            found = known[folder]
+            break
+        walked.append(folder)
+        found = _config_in(folder)
+        if found is not None:
+            break
+    known.update(dict.fromkeys(walked, found))
+    return found
+
+
+def _config_in(folder: Path) -> Path | None:
+    for name in CONFIG_NAMES:
+        candidate = folder / name
+        if candidate.is_file() and (name != "pyproject.toml" or _configures_a2alint(candidate)):
+            return candidate
     return None
-
-
-def _has_a2alint_table(pyproject: Path) -> bool:
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return "[tool.a2alint" in text or "tool.a2alint" in text
 
 
 class SettingsResolver:
@@ -354,20 +398,17 @@ class SettingsResolver:
         elif config is not None:
             self.fixed = self.load(config.resolve())
         self._by_file: dict[Path, Settings] = {}
+        self._configs: dict[Path, Path | None] = {}  # folder -> the config file that governs it
         self._by_dir = lru_cache(maxsize=None)(self._for_directory)
 
     def load(self, path: Path) -> Settings:
         if not path.is_file():
             raise ConfigError(f"{path}: config file not found")
-        table = _table(path)
-        if table is None:
-            table = {}
-        if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [tool.a2alint] must be a table")
+        table = _table_in(path, _read(path)) or {}
         return settings_from_table(path, table, self.registry).with_overrides(self.overrides)
 
     def _for_directory(self, directory: Path) -> Settings:
-        config = find_config(directory)
+        config = find_config(directory, self._configs)
         if config is None:
             return Settings(root=self.cwd).with_overrides(self.overrides)
         if config not in self._by_file:
