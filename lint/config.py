@@ -164,26 +164,32 @@ def check_selectors(selectors: Iterable[str], registry: dict[str, type]) -> None
 
 def matches(path: Path, pattern: str, root: Path) -> bool:
     """Glob ``pattern`` against ``path``: its base name, or with a ``/``, its path from
-    ``root`` (or a folder above it)."""
+    ``root`` (or a folder above it), or when absolute, its real path."""
     return Globs((pattern,), root).match(path)
 
 
 class Globs:
     """Glob patterns matched as :func:`matches` matches each one, in one regular
-    expression for base names and one for paths: an exclude list is asked about every
-    entry of a tree."""
+    expression for base names, one for paths and one for absolute paths: an exclude
+    list is asked about every entry of a tree."""
 
     def __init__(self, patterns: Iterable[str], root: Path) -> None:
-        names, paths = [], []
+        names, paths, absolute = [], [], []
         for pattern in patterns:
             pattern = pattern.rstrip("/")
-            (paths if "/" in pattern else names).append(pattern)
+            if Path(pattern).is_absolute():
+                absolute.append(_real_pattern(pattern))
+            else:
+                (paths if "/" in pattern else names).append(pattern)
         self.root = root.resolve()
         self._names = _union(names)
-        self._paths = _union([*paths, *(pattern + "/*" for pattern in paths)])
+        self._paths = _union_with_contents(paths)
+        self._absolute = _union_with_contents(absolute)
 
     def match(self, path: Path) -> bool:
         if self._names is not None and self._names.match(path.name):
+            return True
+        if self._absolute is not None and self._absolute.match(resolved(path).as_posix()):
             return True
         if self._paths is None:
             return False
@@ -196,6 +202,19 @@ class Globs:
 
 def _union(patterns: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)) if patterns else None
+
+
+def _union_with_contents(patterns: list[str]) -> re.Pattern[str] | None:
+    """Path patterns that match what is below the folders they match too."""
+    return _union([*patterns, *(pattern + "/*" for pattern in patterns)])
+
+
+def _real_pattern(pattern: str) -> str:
+    """An absolute pattern with its folders before the first wildcard resolved, as the
+    paths it is matched against are (a folder reached through a symbolic link)."""
+    parts = Path(pattern).parts
+    literal = next((i for i, part in enumerate(parts) if any(c in part for c in "*?[")), len(parts))
+    return Path(resolved(Path(*parts[:literal])), *parts[literal:]).as_posix()
 
 
 # --- reading files -------------------------------------------------------------------
