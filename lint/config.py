@@ -12,13 +12,15 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import operator
 import re
 import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
+from a2alint import __version__
 from a2alint.paths import resolved
 
 if sys.version_info >= (3, 11):
@@ -231,6 +233,7 @@ _KEYS: dict[str, str] = {
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "rules": "a table of [tool.a2alint.rules.CODE] option tables",
     "api": "a table of role = list of qualified-name patterns",
+    "required-version": "a version or comma-separated version clauses, e.g. '>=0.1' or '0.1.0'",
 }
 
 
@@ -297,6 +300,8 @@ def _bool(path: Path, key: str, value: Any) -> bool:
 
 def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, type]) -> Settings:
     """Validate ``table`` (from ``path``) into Settings; every problem names its key."""
+    if "required-version" in table:  # before any key this a2alint may not know
+        _require_version(path, table["required-version"])
     for key in table:
         if key not in _KEYS:
             raise ConfigError(f"{path}: unknown key '{key}' in [tool.a2alint]; expected one of: {', '.join(_KEYS)}")
@@ -367,6 +372,42 @@ def _api(path: Path, api: Any) -> dict[str, tuple[str, ...]]:
         if role not in ROLES:
             raise ConfigError(f"{path}: key 'api.{role}': unknown role; expected one of: {', '.join(ROLES)}")
     return {role: _string_list(path, f"api.{role}", names) for role, names in api.items()}
+
+
+# --- required-version ----------------------------------------------------------------
+
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
+}
+_CLAUSE = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)?\s*(\d+(?:\.\d+)*)\s*")
+
+
+def _require_version(source: str | Path, spec: Any) -> None:
+    """Refuse to run as an a2alint that ``required-version`` excludes: a team pins the
+    version whose findings its config was written for. PEP 440's operators on numeric
+    release segments (``packaging`` is not a dependency); a bare version means ``==``."""
+    clauses = [_CLAUSE.fullmatch(clause) for clause in spec.split(",")] if isinstance(spec, str) else [None]
+    if not all(clauses) or any(m[1] == "~=" and "." not in m[2] for m in clauses):
+        raise ConfigError(f"{source}: key 'required-version': expected {_KEYS['required-version']}, got {spec!r}")
+    running = _release(__version__)
+    if not all(_satisfies(running, m[1] or "==", _release(m[2])) for m in clauses):
+        raise ConfigError(
+            f"{source}: key 'required-version': the config wants a2alint {spec}, and this is a2alint {__version__}; "
+            "install a version that satisfies it"
+        )
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """The numeric release segments that ``version`` starts with (``0.1.0rc1`` -> ``(0, 1, 0)``)."""
+    return tuple(int(part) for part in re.match(r"\d+(?:\.\d+)*", version)[0].split("."))
+
+
+def _satisfies(version: tuple[int, ...], comparison: str, wanted: tuple[int, ...]) -> bool:
+    width = max(len(version), len(wanted))
+    have, want = version + (0,) * (width - len(version)), wanted + (0,) * (width - len(wanted))
+    if comparison == "~=":  # ~=1.4.2: >=1.4.2 and 1.4.*
+        return have >= want and have[: len(wanted) - 1] == wanted[:-1]
+    return _COMPARISONS[comparison](have, want)
 
 
 def find_config(directory: Path, known: dict[Path, Path | None] | None = None) -> Path | None:

@@ -1,7 +1,11 @@
-"""``per-file-ignores`` keys that are absolute paths."""
+"""A config that requires an a2alint version, and ``per-file-ignores`` keys that are
+absolute paths."""
 
 from __future__ import annotations
 
+import pytest
+
+from a2alint import __version__
 from conftest import UNFIXABLE, write
 
 
@@ -9,6 +13,50 @@ def _paths(check, *args: str) -> list[str]:
     run = check("--no-cache", "--format", "json", *args)
     assert run.exit_code in (0, 1), run.stderr
     return sorted(run.paths())
+
+
+# --- required-version ------------------------------------------------------------------------
+
+MAJOR, MINOR, *_ = (int(part) for part in __version__.split("."))
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        __version__, f"=={MAJOR}.{MINOR}", f">={MAJOR}.{MINOR}", f"<={__version__}", f">{MAJOR}.{MINOR - 1}" if MINOR else "<99",
+        f"<{MAJOR + 1}", f"!={MAJOR + 1}.0", f"~={MAJOR}.{MINOR}", f"~={__version__}", f">= {MAJOR}.{MINOR}, < {MAJOR + 1}",
+    ],
+)
+def test_a_required_version_that_this_a2alint_satisfies_runs(project, check, spec):
+    write(project / "a2alint.toml", f'required-version = "{spec}"\n')
+    write(project / "bad.py", UNFIXABLE)
+    assert check("--no-cache", "bad.py").exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [f"{MAJOR}.{MINOR + 1}", f">={MAJOR}.{MINOR + 1}", f"<{__version__}", f"!={__version__}", f"~={MAJOR}.{MINOR + 1}.0",
+     f">={MAJOR}.{MINOR}, <{__version__}", f"=={MAJOR + 1}"],
+)
+def test_a_required_version_this_a2alint_does_not_satisfy_is_exit_2(project, check, spec):
+    config = write(project / "a2alint.toml", f'required-version = "{spec}"\nnew-key-of-a-later-version = 1\n')
+    write(project / "bad.py", UNFIXABLE)
+    run = check("bad.py")
+    assert run.exit_code == 2
+    assert run.stderr == (
+        f"a2alint: error: {config}: key 'required-version': the config wants a2alint {spec}, "
+        f"and this is a2alint {__version__}; install a version that satisfies it\n"
+    )
+
+
+@pytest.mark.parametrize("spec", ["0.1.*", "=>0.1", ">=", "latest", "~=1", ">=0.1,", "3"])
+def test_a_malformed_required_version_is_exit_2(project, check, spec):
+    value = spec if spec == "3" else f'"{spec}"'
+    write(project / "a2alint.toml", f"required-version = {value}\n")
+    write(project / "bad.py", UNFIXABLE)
+    run = check("bad.py")
+    assert run.exit_code == 2
+    assert "key 'required-version': expected a version" in run.stderr
 
 
 # --- per-file-ignores by absolute path -------------------------------------------------------
