@@ -17,7 +17,7 @@ import click
 from a2alint import __version__, reporters
 from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
 from a2alint.cache import Cache, clean as clean_cache
-from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
+from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
@@ -98,7 +98,11 @@ def run(hard_exit: bool = True) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write .a2alint_cache/.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to check files in (default 0: one per CPU).")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Use this config file for every path.")
+@click.option(
+    "--config", "config_values", multiple=True, metavar="FILE|KEY=VALUE",
+    help="Use this config file for every path; or, repeatable, a setting as a TOML line in [tool.a2alint] "
+    "(e.g. 'select=[\"AC1\"]', 'rules.AC104.option=3'), over every config file.",
+)
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
@@ -124,7 +128,7 @@ def check(
     quiet: bool,
     no_cache: bool,
     jobs: int,
-    config_file: str | None,
+    config_values: tuple[str, ...],
     isolated: bool,
     stdin_filename: str | None,
     force_exclude: bool,
@@ -146,18 +150,20 @@ def check(
         if not _LEAVING_AT_ONCE:
             click.get_current_context().call_on_close(gc.enable)
     registry = load_rules()
-    overrides = Overrides(
-        layer=Layer(
-            select=_codes(select, "--select"),
-            extend_select=_codes(extend_select, "--extend-select") or (),
-            ignore=_codes(ignore, "--ignore") or (),
-        ),
-        preview=preview,
-        extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
-    )
     cwd = Path.cwd()
     try:
-        resolver = SettingsResolver(registry, overrides, Path(config_file) if config_file else None, isolated, cwd)
+        config_file, tables = config_options(config_values)
+        overrides = Overrides(
+            layer=Layer(
+                select=_codes(select, "--select"),
+                extend_select=_codes(extend_select, "--extend-select") or (),
+                ignore=_codes(ignore, "--ignore") or (),
+            ),
+            preview=preview,
+            extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
+            tables=tables,
+        )
+        resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
         # Unknown selectors on the command line are a usage error, before any file is read.
         resolver.for_path(cwd).enabled_codes(registry)
     except SelectionError as error:

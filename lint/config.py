@@ -1,6 +1,7 @@
 """Settings: defaults, ``[tool.a2alint]`` files and command-line overrides.
 
-Precedence is command line over the nearest config file over defaults. The
+Precedence is the command line (its options over its ``--config KEY=VALUE``
+settings) over the nearest config file over defaults. The
 nearest config of a file is the first of ``.a2alint.toml``, ``a2alint.toml``
 or a ``pyproject.toml`` with a ``[tool.a2alint]`` table, looking upward from
 the file's directory. A bad file is a :class:`ConfigError` naming the file,
@@ -14,6 +15,7 @@ import hashlib
 import json
 import operator
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
@@ -140,6 +142,8 @@ class Overrides:
     layer: Layer = Layer()
     preview: bool | None = None
     extend_exclude: tuple[str, ...] = ()
+    #: ``--config KEY=VALUE`` settings: (how the command line gave it, the table it reads as).
+    tables: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
 def _needs_explicit(rule: type, preview: bool) -> bool:
@@ -286,92 +290,121 @@ def _configures_a2alint(pyproject: Path) -> bool:
     return _table_in(pyproject, data) is not None
 
 
-def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, false for a name the system refuses (longer than it allows)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _string_list(source: str, key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: key '{key}': expected {_KEYS.get(key, 'a list of strings')}, got {value!r}")
+        raise ConfigError(f"{source}: key '{key}': expected {_KEYS.get(key, 'a list of strings')}, got {value!r}")
     return tuple(value)
 
 
-def _bool(path: Path, key: str, value: Any) -> bool:
+def _bool(source: str, key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(f"{path}: key '{key}': expected true or false, got {value!r}")
+        raise ConfigError(f"{source}: key '{key}': expected true or false, got {value!r}")
     return value
 
 
 def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, type]) -> Settings:
-    """Validate ``table`` (from ``path``) into Settings; every problem names its key."""
+    """Validate ``table`` (from ``path``) into Settings rooted at its folder, over the defaults."""
+    return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path))
+
+
+def _applied(source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings) -> Settings:
+    """``settings`` with what ``table`` (from ``source``: a file, or a setting on the
+    command line) sets; every problem names ``source`` and the key. A key set replaces
+    the one before, but a selection is one more layer (as on the command line), the
+    ``extend-*`` lists add to theirs and the tables (``per-file-ignores``, ``rules``,
+    ``api``) take their entries one by one."""
     if "required-version" in table:  # before any key this a2alint may not know
-        _require_version(path, table["required-version"])
+        _require_version(source, table["required-version"])
     for key in table:
         if key not in _KEYS:
-            raise ConfigError(f"{path}: unknown key '{key}' in [tool.a2alint]; expected one of: {', '.join(_KEYS)}")
+            raise ConfigError(f"{source}: unknown key '{key}' in [tool.a2alint]; expected one of: {', '.join(_KEYS)}")
+
+    def strings(key: str) -> tuple[str, ...]:
+        return _string_list(source, key, table.get(key, []))
+
     layer = Layer(
-        select=_string_list(path, "select", table["select"]) if "select" in table else None,
-        extend_select=_string_list(path, "extend-select", table.get("extend-select", [])),
-        ignore=_string_list(path, "ignore", table.get("ignore", [])),
+        select=strings("select") if "select" in table else None,
+        extend_select=strings("extend-select"),
+        ignore=strings("ignore"),
     )
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
-        raise ConfigError(f"{path}: key 'per-file-ignores': expected {_KEYS['per-file-ignores']}")
+        raise ConfigError(f"{source}: key 'per-file-ignores': expected {_KEYS['per-file-ignores']}")
     per_file_ignores = tuple(
-        (glob, _string_list(path, f"per-file-ignores.{glob}", codes)) for glob, codes in per_file.items()
+        (glob, _string_list(source, f"per-file-ignores.{glob}", codes)) for glob, codes in per_file.items()
     )
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
     if layer.select == ():
-        raise ConfigError(f"{path}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
+        raise ConfigError(f"{source}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
     for key, values in selectors:
         if any(not value.strip() for value in values):
-            raise ConfigError(f"{path}: key '{key}': empty rule selector")
+            raise ConfigError(f"{source}: key '{key}': empty rule selector")
         try:
             check_selectors(values, registry)
         except SelectionError as error:
-            raise ConfigError(f"{path}: key '{key}': {error}") from None
-    return Settings(
-        root=path.parent,
-        config_path=path,
-        layers=(Layer(select=("AC",)), layer),
-        preview=_bool(path, "preview", table.get("preview", False)),
-        exclude=_string_list(path, "exclude", table["exclude"]) if "exclude" in table else DEFAULT_EXCLUDE,
-        extend_exclude=_string_list(path, "extend-exclude", table.get("extend-exclude", [])),
-        extend_include=_string_list(path, "extend-include", table.get("extend-include", [])),
-        respect_gitignore=_bool(path, "respect-gitignore", table.get("respect-gitignore", True)),
-        per_file_ignores=per_file_ignores,
-        rule_options=_rule_options(path, table.get("rules", {}), registry),
-        api=_api(path, table.get("api", {})),
-    )
+            raise ConfigError(f"{source}: key '{key}': {error}") from None
+    changes: dict[str, Any] = {
+        "extend_exclude": (*settings.extend_exclude, *strings("extend-exclude")),
+        "extend_include": (*settings.extend_include, *strings("extend-include")),
+        "per_file_ignores": tuple({**dict(settings.per_file_ignores), **dict(per_file_ignores)}.items()),
+        "rule_options": _merged(settings.rule_options, _rule_options(source, table.get("rules", {}), registry)),
+        "api": {**settings.api, **_api(source, table.get("api", {}))},
+    }
+    if layer != Layer():
+        changes["layers"] = (*settings.layers, layer)
+    if "preview" in table:
+        changes["preview"] = _bool(source, "preview", table["preview"])
+    if "respect-gitignore" in table:
+        changes["respect_gitignore"] = _bool(source, "respect-gitignore", table["respect-gitignore"])
+    if "exclude" in table:
+        changes["exclude"] = strings("exclude")
+    return replace(settings, **changes)
 
 
-def _rule_options(path: Path, rules: Any, registry: dict[str, type]) -> dict[str, dict[str, Any]]:
+def _merged(options: dict[str, dict[str, Any]], more: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rule options with ``more`` over them, option by option."""
+    return {**options, **{code: {**options.get(code, {}), **values} for code, values in more.items()}}
+
+
+def _rule_options(source: str, rules: Any, registry: dict[str, type]) -> dict[str, dict[str, Any]]:
     if not isinstance(rules, dict):
-        raise ConfigError(f"{path}: key 'rules': expected {_KEYS['rules']}")
+        raise ConfigError(f"{source}: key 'rules': expected {_KEYS['rules']}")
     result: dict[str, dict[str, Any]] = {}
     for code, options in rules.items():
         rule = registry.get(code)
         if rule is None:
-            raise ConfigError(f"{path}: key 'rules.{code}': unknown rule code")
+            raise ConfigError(f"{source}: key 'rules.{code}': unknown rule code")
         if not isinstance(options, dict):
-            raise ConfigError(f"{path}: key 'rules.{code}': expected a table of options")
+            raise ConfigError(f"{source}: key 'rules.{code}': expected a table of options")
         for name, value in options.items():
             if name not in rule.options:
                 known = ", ".join(rule.options) or "none"
-                raise ConfigError(f"{path}: key 'rules.{code}.{name}': unknown option (options of {code}: {known})")
+                raise ConfigError(f"{source}: key 'rules.{code}.{name}': unknown option (options of {code}: {known})")
             default = rule.options[name]
             if type(value) is not type(default):
                 raise ConfigError(
-                    f"{path}: key 'rules.{code}.{name}': expected {type(default).__name__}, got {value!r}"
+                    f"{source}: key 'rules.{code}.{name}': expected {type(default).__name__}, got {value!r}"
                 )
         result[code] = dict(options)
     return result
 
 
-def _api(path: Path, api: Any) -> dict[str, tuple[str, ...]]:
+def _api(source: str, api: Any) -> dict[str, tuple[str, ...]]:
     if not isinstance(api, dict):
-        raise ConfigError(f"{path}: key 'api': expected {_KEYS['api']}")
+        raise ConfigError(f"{source}: key 'api': expected {_KEYS['api']}")
     for role in api:
         if role not in ROLES:
-            raise ConfigError(f"{path}: key 'api.{role}': unknown role; expected one of: {', '.join(ROLES)}")
-    return {role: _string_list(path, f"api.{role}", names) for role, names in api.items()}
+            raise ConfigError(f"{source}: key 'api.{role}': unknown role; expected one of: {', '.join(ROLES)}")
+    return {role: _string_list(source, f"api.{role}", names) for role, names in api.items()}
 
 
 # --- required-version ----------------------------------------------------------------
@@ -382,7 +415,7 @@ _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 _CLAUSE = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)?\s*(\d+(?:\.\d+)*)\s*")
 
 
-def _require_version(source: str | Path, spec: Any) -> None:
+def _require_version(source: str, spec: Any) -> None:
     """Refuse to run as an a2alint that ``required-version`` excludes: a team pins the
     version whose findings its config was written for. PEP 440's operators on numeric
     release segments (``packaging`` is not a dependency); a bare version means ``==``."""
@@ -408,6 +441,30 @@ def _satisfies(version: tuple[int, ...], comparison: str, wanted: tuple[int, ...
     if comparison == "~=":  # ~=1.4.2: >=1.4.2 and 1.4.*
         return have >= want and have[: len(wanted) - 1] == wanted[:-1]
     return _COMPARISONS[comparison](have, want)
+
+
+# --- the command line's --config -----------------------------------------------------
+
+
+def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str, dict[str, Any]], ...]]:
+    """``--config`` values, in ruff's two forms: at most one config file, and settings as
+    TOML ``KEY = VALUE`` lines read in ``[tool.a2alint]`` (``select=["AC1"]``,
+    ``rules.AC104.option=3``). A value with a ``=`` that is not a file is a setting."""
+    files: list[Path] = []
+    tables: list[tuple[str, dict[str, Any]]] = []
+    for value in values:
+        if "=" not in value or _is_file(Path(value)):
+            files.append(Path(value))
+            continue
+        source = f"--config {shlex.quote(value)}"
+        table = _toml(source, value)
+        tables.append((source, table))
+    if len(files) > 1:
+        raise ConfigError(f"--config: one config file at most, got {', '.join(map(str, files))}")
+    return (files[0] if files else None), tuple(tables)
+
+
+# --- finding files -------------------------------------------------------------------
 
 
 def find_config(directory: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
@@ -454,7 +511,7 @@ class SettingsResolver:
         self.cwd = (cwd or Path.cwd()).resolve()
         self.fixed: Settings | None = None
         if isolated:
-            self.fixed = Settings(root=self.cwd).with_overrides(overrides)
+            self.fixed = self._overridden(Settings(root=self.cwd))
         elif config is not None:
             self.fixed = self.load(config.resolve())
         self._by_file: dict[Path, Settings] = {}
@@ -462,15 +519,26 @@ class SettingsResolver:
         self._by_dir = lru_cache(maxsize=None)(self._for_directory)
 
     def load(self, path: Path) -> Settings:
-        if not path.is_file():
+        if not _is_file(path):
             raise ConfigError(f"{path}: config file not found")
         table = _table_in(path, _read(path)) or {}
-        return settings_from_table(path, table, self.registry).with_overrides(self.overrides)
+        return self._overridden(settings_from_table(path, table, self.registry))
+
+    def _overridden(self, settings: Settings) -> Settings:
+        """``settings`` under the command line: its ``--config KEY=VALUE`` settings, then its options."""
+        for source, table in self.overrides.tables:
+            settings = _applied(source, table, self.registry, settings)
+        return settings.with_overrides(self.overrides)
+
+    @cached_property
+    def _unconfigured(self) -> Settings:
+        """The settings of a path that no config file governs."""
+        return self._overridden(Settings(root=self.cwd))
 
     def _for_directory(self, directory: Path) -> Settings:
         config = find_config(directory, self._configs)
         if config is None:
-            return Settings(root=self.cwd).with_overrides(self.overrides)
+            return self._unconfigured
         if config not in self._by_file:
             self._by_file[config] = self.load(config)
         return self._by_file[config]

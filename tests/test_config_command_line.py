@@ -1,0 +1,121 @@
+"""Settings on the command line: ``--config KEY=VALUE`` beside ``--config FILE``."""
+
+from __future__ import annotations
+
+import shlex
+
+import libcst as cst
+import pytest
+
+import a2alint.cli as cli_module
+from a2alint.registry import load_rules
+from a2alint.rule import Rule
+from conftest import UNFIXABLE, write
+
+
+class Labelled(Rule):
+    """Flags every call of ``print``, saying its ``label`` option (a test-only rule with options)."""
+
+    code = "AC993"
+    name = "labelled-print"
+    requires_a2a = False
+    opt_in = True
+    options = {"label": "default", "limit": 0}
+
+    def check(self, model) -> None:
+        rule = self
+
+        class Visitor(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value == "print":
+                    rule.report(node, f"print called ({rule.config['label']}, limit {rule.config['limit']})")
+
+        model.module.visit(Visitor())
+
+
+@pytest.fixture
+def labelled(monkeypatch: pytest.MonkeyPatch) -> type[Rule]:
+    registry = {**load_rules(), Labelled.code: Labelled}
+    monkeypatch.setattr(cli_module, "load_rules", lambda: registry)
+    return Labelled
+
+
+def _messages(run) -> list[str]:
+    return [d["message"] for d in run.json()["diagnostics"]]
+
+
+# --- --config KEY=VALUE ----------------------------------------------------------------------
+
+
+def test_a_setting_on_the_command_line_wins_over_the_config_file(project, check):
+    write(project / "a2alint.toml", 'select = ["AC107"]\n')
+    write(project / "bad.py", UNFIXABLE)
+    assert check("--no-cache", "bad.py").exit_code == 1
+    assert check("--no-cache", "--config", 'ignore=["AC107"]', "bad.py").exit_code == 0
+    assert check("--no-cache", "--config", 'select = ["AC101"]', "bad.py").exit_code == 0
+
+
+def test_settings_apply_without_a_config_file_and_with_isolated(project, check):
+    write(project / "pyproject.toml", '[tool.a2alint]\nselect = ["AC101"]\n')
+    write(project / "bad.py", UNFIXABLE)
+    assert check("--no-cache", "--isolated", "--config", 'ignore=["AC107"]', "bad.py").exit_code == 0
+    (project / "pyproject.toml").unlink()
+    assert check("--no-cache", "--config", 'ignore=["AC107"]', "bad.py").exit_code == 0
+
+
+def test_the_command_line_options_win_over_its_settings(project, check):
+    write(project / "bad.py", UNFIXABLE)
+    assert check("--no-cache", "--config", 'ignore=["AC107"]', "--extend-select", "AC107", "bad.py").exit_code == 1
+
+
+def test_settings_are_given_beside_a_config_file_and_several_at_once(project, check, labelled):
+    write(project / "elsewhere.toml", '[rules.AC993]\nlimit = 3\n')
+    write(project / "p.py", "import a2a\nprint(1)\n")
+    run = check(
+        "--no-cache", "--format", "json", "--config", "elsewhere.toml",
+        "--config", 'select=["AC993"]', "--config", 'rules.AC993.label="mine"', "p.py",
+    )
+    assert _messages(run) == ["print called (mine, limit 3)"]  # the file's option stays beside the setting's
+
+
+def test_two_config_files_are_exit_2(project, check):
+    write(project / "a.toml", "")
+    write(project / "b.toml", "")
+    write(project / "bad.py", UNFIXABLE)
+    run = check("--config", "a.toml", "--config", "b.toml", "bad.py")
+    assert run.exit_code == 2
+    assert "one config file at most" in run.stderr and "a.toml" in run.stderr and "b.toml" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "setting, expected",
+    [
+        ('select=["AC1"', ["not valid TOML"]),
+        ("select=AC1", ["not valid TOML"]),
+        ('selct=["AC1"]', ["unknown key 'selct'", "expected one of"]),
+        ("rules.AC107.some-option=3", ["key 'rules.AC107.some-option'", "unknown option"]),
+        ("rules.AC999.x=3", ["key 'rules.AC999'", "unknown rule code"]),
+        ('select=["AC9"]', ["key 'select'", "unknown rule selector"]),
+        ("preview=1", ["key 'preview'", "expected true or false"]),
+        ("x = " + "[" * 5000 + "]" * 5000, ["nested too deeply"]),
+    ],
+)
+def test_a_bad_setting_is_exit_2_naming_it(project, check, setting, expected):
+    write(project / "bad.py", UNFIXABLE)
+    run = check("--config", setting, "bad.py")
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith(f"a2alint: error: --config {shlex.quote(setting)}: "), run.stderr[:200]
+    for text in expected:
+        assert text in run.stderr
+
+
+def test_a_file_whose_name_has_an_equals_sign_is_a_config_file(project, check):
+    write(project / "a=b.toml", 'ignore = ["AC107"]\n')
+    write(project / "bad.py", UNFIXABLE)
+    assert check("--no-cache", "--config", "a=b.toml", "bad.py").exit_code == 0
+
+
+def test_check_help_lists_the_config_options(a2alint):
+    text = a2alint("check", "--help").stdout
+    assert "--config FILE|KEY=VALUE" in text
