@@ -1,7 +1,7 @@
 """Settings: defaults, ``[tool.a2alint]`` files and command-line overrides.
 
 Precedence is the command line (its options over its ``--config KEY=VALUE``
-settings) over the nearest config file over defaults. The
+settings) over the nearest config file over the file it extends over defaults. The
 nearest config of a file is the first of ``.a2alint.toml``, ``a2alint.toml``
 or a ``pyproject.toml`` with a ``[tool.a2alint]`` table, looking upward from
 the file's directory. A bad file is a :class:`ConfigError` naming the file,
@@ -14,6 +14,7 @@ import fnmatch
 import hashlib
 import json
 import operator
+import os
 import re
 import shlex
 import sys
@@ -122,6 +123,24 @@ class Settings:
         if overrides.extend_exclude:
             changes["extend_exclude"] = (*self.extend_exclude, *overrides.extend_exclude)
         return replace(self, **changes) if changes else self
+
+    def inherited_by(self, path: Path) -> "Settings":
+        """These settings as the start of the config file ``path`` that extends them: rooted
+        at its folder, their path patterns still meaning the paths they meant from here."""
+
+        def anchored(pattern: str) -> str:
+            if "/" not in pattern.rstrip("/") or Path(pattern).is_absolute():
+                return pattern  # a base name, matched at any depth; or absolute already
+            return Path(os.path.normpath(self.root / pattern)).as_posix()
+
+        return replace(
+            self,
+            root=path.parent,
+            config_path=path,
+            exclude=tuple(map(anchored, self.exclude)),
+            extend_exclude=tuple(map(anchored, self.extend_exclude)),
+            per_file_ignores=tuple((anchored(pattern), codes) for pattern, codes in self.per_file_ignores),
+        )
 
     def fingerprint(self, enabled: Iterable[str]) -> str:
         """What changes the findings of a file: for the cache key."""
@@ -237,6 +256,7 @@ _KEYS: dict[str, str] = {
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "rules": "a table of [tool.a2alint.rules.CODE] option tables",
     "api": "a table of role = list of qualified-name patterns",
+    "extend": "the path of a config file to inherit settings from, relative to this one",
     "required-version": "a version or comma-separated version clauses, e.g. '>=0.1' or '0.1.0'",
 }
 
@@ -290,6 +310,28 @@ def _configures_a2alint(pyproject: Path) -> bool:
     return _table_in(pyproject, data) is not None
 
 
+def _chain(path: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The config file ``path`` and the files it extends (``extend``), each with its
+    table: the one extended by all the others first."""
+    chain: list[tuple[Path, dict[str, Any]]] = []
+    while True:
+        table = _table_in(path, _read(path)) or {}
+        chain.append((path, table))
+        if "extend" not in table:
+            return chain[::-1]
+        extended = table["extend"]
+        if not isinstance(extended, str) or not extended:
+            raise ConfigError(f"{path}: key 'extend': expected {_KEYS['extend']}, got {extended!r}")
+        target = resolved(path.parent / extended)
+        seen = [file for file, _ in chain]
+        if target in seen:
+            cycle = " -> ".join(str(file) for file in (*seen[seen.index(target):], target))
+            raise ConfigError(f"{path}: key 'extend': {extended} closes a cycle: {cycle}")
+        if not _is_file(target):
+            raise ConfigError(f"{path}: key 'extend': {target}: config file not found")
+        path = target
+
+
 def _is_file(path: Path) -> bool:
     """``path.is_file()``, false for a name the system refuses (longer than it allows)."""
     try:
@@ -310,9 +352,14 @@ def _bool(source: str, key: str, value: Any) -> bool:
     return value
 
 
-def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, type]) -> Settings:
-    """Validate ``table`` (from ``path``) into Settings rooted at its folder, over the defaults."""
-    return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path))
+def settings_from_table(
+    path: Path, table: dict[str, Any], registry: dict[str, type], base: Settings | None = None
+) -> Settings:
+    """Validate ``table`` (from ``path``) into Settings rooted at its folder: over
+    ``base``, the settings of the file it extends, else over the defaults."""
+    if base is None:
+        return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path))
+    return _applied(str(path), table, registry, base.inherited_by(path))
 
 
 def _applied(source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings) -> Settings:
@@ -458,6 +505,8 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
             continue
         source = f"--config {shlex.quote(value)}"
         table = _toml(source, value)
+        if "extend" in table:
+            raise ConfigError(f"{source}: key 'extend': only a config file extends another; name it with --config FILE")
         tables.append((source, table))
     if len(files) > 1:
         raise ConfigError(f"--config: one config file at most, got {', '.join(map(str, files))}")
@@ -519,10 +568,13 @@ class SettingsResolver:
         self._by_dir = lru_cache(maxsize=None)(self._for_directory)
 
     def load(self, path: Path) -> Settings:
+        """The settings of the config file ``path``, over those of the files it extends."""
         if not _is_file(path):
             raise ConfigError(f"{path}: config file not found")
-        table = _table_in(path, _read(path)) or {}
-        return self._overridden(settings_from_table(path, table, self.registry))
+        settings = None
+        for file, table in _chain(path):
+            settings = settings_from_table(file, table, self.registry, settings)
+        return self._overridden(settings)
 
     def _overridden(self, settings: Settings) -> Settings:
         """``settings`` under the command line: its ``--config KEY=VALUE`` settings, then its options."""

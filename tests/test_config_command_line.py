@@ -97,6 +97,7 @@ def test_two_config_files_are_exit_2(project, check):
         ("rules.AC999.x=3", ["key 'rules.AC999'", "unknown rule code"]),
         ('select=["AC9"]', ["key 'select'", "unknown rule selector"]),
         ("preview=1", ["key 'preview'", "expected true or false"]),
+        ('extend="base.toml"', ["key 'extend'", "config file"]),
         ("x = " + "[" * 5000 + "]" * 5000, ["nested too deeply"]),
     ],
 )

@@ -1,5 +1,5 @@
-"""A config that requires an a2alint version, and ``per-file-ignores`` keys that are
-absolute paths."""
+"""A config that extends another, one that requires an a2alint version, and
+``per-file-ignores`` keys that are absolute paths."""
 
 from __future__ import annotations
 
@@ -13,6 +13,61 @@ def _paths(check, *args: str) -> list[str]:
     run = check("--no-cache", "--format", "json", *args)
     assert run.exit_code in (0, 1), run.stderr
     return sorted(run.paths())
+
+
+# --- extend ----------------------------------------------------------------------------------
+
+
+def test_extend_inherits_the_other_files_settings_and_its_own_keys_win(project, check):
+    write(project / "pyproject.toml", '[tool.a2alint]\nselect = ["AC107"]\nextend-exclude = ["vendored"]\n')
+    write(project / "sub" / "a2alint.toml", 'extend = "../pyproject.toml"\nextend-exclude = ["generated"]\n')
+    write(project / "strict" / "a2alint.toml", 'extend = "../pyproject.toml"\nselect = ["AC101"]\n')
+    for folder in ("sub", "sub/vendored", "sub/generated", "strict"):
+        write(project / folder / "bad.py", UNFIXABLE)
+    assert _paths(check, ".") == ["sub/bad.py"]
+
+
+def test_an_extended_files_paths_are_relative_to_it(project, check):
+    write(project / "base" / "a2alint.toml", '[per-file-ignores]\n"legacy/*.py" = ["AC107"]\n')
+    write(project / "a2alint.toml", 'extend = "base/a2alint.toml"\n')
+    write(project / "base" / "legacy" / "bad.py", UNFIXABLE)  # what the pattern meant where it was written
+    write(project / "legacy" / "bad.py", UNFIXABLE)
+    assert _paths(check, ".") == ["legacy/bad.py"]
+
+
+def test_extending_a_pyproject_takes_its_tool_table(project, check):
+    write(project / "pyproject.toml", '[project]\nname = "x"\n[tool.a2alint]\nignore = ["AC107"]\n')
+    write(project / "sub" / ".a2alint.toml", 'extend = "../pyproject.toml"\n')
+    write(project / "sub" / "bad.py", UNFIXABLE)
+    assert _paths(check, ".") == []
+
+
+@pytest.mark.parametrize(
+    "files, named, expected",
+    [
+        ({"a2alint.toml": 'extend = "a2alint.toml"\n'}, "a2alint.toml", "closes a cycle"),
+        ({"a2alint.toml": 'extend = "b.toml"\n', "b.toml": 'extend = "a2alint.toml"\n'}, "b.toml", "closes a cycle"),
+        ({"a2alint.toml": 'extend = "missing.toml"\n'}, "a2alint.toml", "missing.toml: config file not found"),
+        ({"a2alint.toml": "extend = 3\n"}, "a2alint.toml", "expected the path of a config file"),
+        ({"a2alint.toml": 'extend = "b.toml"\n', "b.toml": "selct = 1\n"}, "b.toml", "unknown key 'selct'"),
+    ],
+)
+def test_a_bad_extend_is_exit_2_naming_the_file(project, check, files, named, expected):
+    for name, text in files.items():
+        write(project / name, text)
+    write(project / "bad.py", UNFIXABLE)
+    run = check("bad.py")
+    assert run.exit_code == 2
+    assert run.stderr.startswith(f"a2alint: error: {project / named}: "), run.stderr
+    assert expected in run.stderr
+
+
+def test_a_cycle_is_named_file_by_file(project, check):
+    write(project / "a2alint.toml", 'extend = "b.toml"\n')
+    write(project / "b.toml", 'extend = "a2alint.toml"\n')
+    write(project / "bad.py", UNFIXABLE)
+    cycle = f"{project / 'a2alint.toml'} -> {project / 'b.toml'} -> {project / 'a2alint.toml'}"
+    assert cycle in check("bad.py").stderr
 
 
 # --- required-version ------------------------------------------------------------------------
