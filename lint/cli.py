@@ -17,7 +17,7 @@ import click
 from a2alint import __version__, reporters
 from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
 from a2alint.cache import Cache, clean as clean_cache
-from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options
+from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
@@ -103,6 +103,7 @@ def run(hard_exit: bool = True) -> None:
     help="Use this config file for every path; or, repeatable, a setting as a TOML line in [tool.a2alint] "
     "(e.g. 'select=[\"AC1\"]', 'rules.AC104.option=3'), over every config file.",
 )
+@click.option("--show-settings", is_flag=True, help="Print the settings of the first path, and the config files and options they come from; check nothing.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
@@ -129,6 +130,7 @@ def check(
     no_cache: bool,
     jobs: int,
     config_values: tuple[str, ...],
+    show_settings: bool,
     isolated: bool,
     stdin_filename: str | None,
     force_exclude: bool,
@@ -151,6 +153,8 @@ def check(
             click.get_current_context().call_on_close(gc.enable)
     registry = load_rules()
     cwd = Path.cwd()
+    if stdin_filename and not paths:
+        paths = ("-",)  # like ruff: naming the stdin source implies reading it
     try:
         config_file, tables = config_options(config_values)
         overrides = Overrides(
@@ -166,6 +170,8 @@ def check(
         resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
         # Unknown selectors on the command line are a usage error, before any file is read.
         resolver.for_path(cwd).enabled_codes(registry)
+        if show_settings:
+            _show_settings(resolver, registry, paths, stdin_filename)
     except SelectionError as error:
         raise click.UsageError(str(error)) from None
     except ConfigError as error:
@@ -173,8 +179,6 @@ def check(
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
     cache = None if no_cache or fix_mode else Cache(cwd)
-    if stdin_filename and not paths:
-        paths = ("-",)  # like ruff: naming the stdin source implies reading it
     if (add_noqa_comments or write_baseline_file) and fix_mode:
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
@@ -272,6 +276,19 @@ def check(
     if diff:
         sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
     sys.exit(1 if diagnostics and not exit_zero else 0)
+
+
+def _show_settings(
+    resolver: SettingsResolver, registry: dict[str, type], paths: tuple[str, ...], stdin_filename: str | None
+) -> None:
+    """``--show-settings``: the settings of the first path (of the stdin source, by the
+    name it is given), and exit 0."""
+    first = (paths or (".",))[0]
+    if first == "-":
+        first = stdin_filename or "."
+    click.echo(f"Settings for {first}")
+    click.echo(describe(resolver.for_path(Path(first)), registry))
+    sys.exit(0)
 
 
 def _fail(message: str) -> None:

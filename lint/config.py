@@ -71,6 +71,8 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
     api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    #: Where the settings came from, each over the ones before it (for ``--show-settings``).
+    sources: tuple[str, ...] = field(default=(), compare=False)
 
     # -- rule selection --
     def enabled_codes(self, registry: dict[str, type]) -> frozenset[str]:
@@ -122,6 +124,8 @@ class Settings:
             changes["preview"] = overrides.preview
         if overrides.extend_exclude:
             changes["extend_exclude"] = (*self.extend_exclude, *overrides.extend_exclude)
+        if changes:
+            changes["sources"] = (*self.sources, f"command line: {overrides.as_options()}")
         return replace(self, **changes) if changes else self
 
     def inherited_by(self, path: Path) -> "Settings":
@@ -163,6 +167,19 @@ class Overrides:
     extend_exclude: tuple[str, ...] = ()
     #: ``--config KEY=VALUE`` settings: (how the command line gave it, the table it reads as).
     tables: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    def as_options(self) -> str:
+        """The options besides ``tables``, as the command line spells them."""
+        lists = (
+            ("--select", self.layer.select or ()),
+            ("--extend-select", self.layer.extend_select),
+            ("--ignore", self.layer.ignore),
+            ("--extend-exclude", self.extend_exclude),
+        )
+        words = [f"{option} {','.join(values)}" for option, values in lists if values]
+        if self.preview is not None:
+            words.append("--preview" if self.preview else "--no-preview")
+        return " ".join(words)
 
 
 def _needs_explicit(rule: type, preview: bool) -> bool:
@@ -359,15 +376,17 @@ def settings_from_table(
     ``base``, the settings of the file it extends, else over the defaults."""
     if base is None:
         return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path))
-    return _applied(str(path), table, registry, base.inherited_by(path))
+    return _applied(str(path), table, registry, base.inherited_by(path), f"{path}, which extends {base.config_path}")
 
 
-def _applied(source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings) -> Settings:
+def _applied(
+    source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings, shown_as: str | None = None
+) -> Settings:
     """``settings`` with what ``table`` (from ``source``: a file, or a setting on the
     command line) sets; every problem names ``source`` and the key. A key set replaces
     the one before, but a selection is one more layer (as on the command line), the
     ``extend-*`` lists add to theirs and the tables (``per-file-ignores``, ``rules``,
-    ``api``) take their entries one by one."""
+    ``api``) take their entries one by one. ``shown_as``: ``source`` in ``sources``."""
     if "required-version" in table:  # before any key this a2alint may not know
         _require_version(source, table["required-version"])
     for key in table:
@@ -400,6 +419,7 @@ def _applied(source: str, table: dict[str, Any], registry: dict[str, type], sett
         except SelectionError as error:
             raise ConfigError(f"{source}: key '{key}': {error}") from None
     changes: dict[str, Any] = {
+        "sources": (*settings.sources, shown_as or source),
         "extend_exclude": (*settings.extend_exclude, *strings("extend-exclude")),
         "extend_include": (*settings.extend_include, *strings("extend-include")),
         "per_file_ignores": tuple({**dict(settings.per_file_ignores), **dict(per_file_ignores)}.items()),
@@ -511,6 +531,32 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
     if len(files) > 1:
         raise ConfigError(f"--config: one config file at most, got {', '.join(map(str, files))}")
     return (files[0] if files else None), tuple(tables)
+
+
+# --- --show-settings ---------------------------------------------------------------
+
+
+def describe(settings: Settings, registry: dict[str, type]) -> str:
+    """The settings as ``--show-settings`` prints them: where they come from, then what
+    they resolve to, one ``key = value`` a line."""
+    if settings.sources:
+        lines = ["Read from, each over the ones before it:", *(f"  {source}" for source in settings.sources)]
+    else:
+        lines = ["Read from: no config file (the defaults)"]
+    values = {
+        "root": str(settings.root),
+        "enabled": sorted(settings.enabled_codes(registry)),
+        "preview": settings.preview,
+        "exclude": settings.exclude,
+        "extend-exclude": settings.extend_exclude,
+        "extend-include": settings.extend_include,
+        "respect-gitignore": settings.respect_gitignore,
+        "per-file-ignores": dict(settings.per_file_ignores),
+        "rules": settings.rule_options,
+        "api": settings.api,
+    }
+    lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
+    return "\n".join(lines)
 
 
 # --- finding files -------------------------------------------------------------------

@@ -1,7 +1,9 @@
-"""Settings on the command line: ``--config KEY=VALUE`` beside ``--config FILE``."""
+"""Settings on the command line: ``--config KEY=VALUE`` beside ``--config FILE``, and
+``--show-settings``, which says what the settings of a path are and where they come from."""
 
 from __future__ import annotations
 
+import re
 import shlex
 
 import libcst as cst
@@ -117,6 +119,61 @@ def test_a_file_whose_name_has_an_equals_sign_is_a_config_file(project, check):
     assert check("--no-cache", "--config", "a=b.toml", "bad.py").exit_code == 0
 
 
+# --- --show-settings -------------------------------------------------------------------------
+
+
+def _shown(run) -> dict[str, str]:
+    """The ``key = value`` lines of ``--show-settings``."""
+    assert run.exit_code == 0, run.stderr
+    return dict(re.findall(r"^([\w-]+) = (.*)$", run.stdout, re.MULTILINE))
+
+
+def test_show_settings_prints_the_resolved_settings_of_the_first_path_and_their_sources(project, check, labelled):
+    write(project / "pyproject.toml", '[tool.a2alint]\nextend-exclude = ["gen/*"]\n')
+    write(project / "sub" / "a2alint.toml", 'extend = "../pyproject.toml"\nselect = ["AC201"]\n[rules.AC993]\nlimit = 3\n')
+    write(project / "sub" / "bad.py", UNFIXABLE)
+    run = check(
+        "--show-settings", "--config", 'rules.AC993.label="mine"', "--extend-select", "AC107,AC993", "sub/bad.py", "other.py"
+    )
+    pyproject, config = project / "pyproject.toml", project / "sub" / "a2alint.toml"
+    assert run.stdout.startswith(
+        "Settings for sub/bad.py\n"
+        "Read from, each over the ones before it:\n"
+        f"  {pyproject}\n"
+        f"  {config}, which extends {pyproject}\n"
+        "  --config 'rules.AC993.label=\"mine\"'\n"
+        "  command line: --extend-select AC107,AC993\n"
+    )
+    shown = _shown(run)
+    assert shown["root"] == f'"{project / "sub"}"'
+    assert shown["enabled"] == '["AC107", "AC201", "AC993"]'
+    assert shown["extend-exclude"] == f'["{(project / "gen/*").as_posix()}"]'  # still the base's folder
+    assert shown["rules"] == '{"AC993": {"limit": 3, "label": "mine"}}'
+    assert shown["preview"] == "false"
+
+
+def test_show_settings_without_a_config_file_says_so_and_checks_nothing(project, check):
+    write(project / "bad.py", UNFIXABLE)
+    run = check("--show-settings")
+    assert run.stdout.startswith("Settings for .\nRead from: no config file (the defaults)\n")
+    assert _shown(run)["root"] == f'"{project}"'
+    assert "AC107" not in run.stdout.split("enabled = ", 1)[0]
+
+
+def test_show_settings_of_the_stdin_source_is_that_of_its_name(project, check):
+    write(project / "pkg" / "a2alint.toml", 'select = ["AC107"]\n')
+    run = check("--show-settings", "--stdin-filename", "pkg/peer.py", "-", input=UNFIXABLE)
+    assert run.stdout.startswith(f"Settings for pkg/peer.py\nRead from, each over the ones before it:\n  {project / 'pkg' / 'a2alint.toml'}\n")
+    assert _shown(run)["enabled"] == '["AC107"]'
+
+
+def test_show_settings_with_a_bad_config_is_exit_2(project, check):
+    write(project / "a2alint.toml", "select = 3\n")
+    run = check("--show-settings", ".")
+    assert run.exit_code == 2 and "key 'select'" in run.stderr
+
+
 def test_check_help_lists_the_config_options(a2alint):
     text = a2alint("check", "--help").stdout
     assert "--config FILE|KEY=VALUE" in text
+    assert "--show-settings" in text

@@ -35,6 +35,15 @@ def test_an_extended_files_paths_are_relative_to_it(project, check):
     assert _paths(check, ".") == ["legacy/bad.py"]
 
 
+def test_extend_chains_and_the_selection_of_each_file_is_a_layer(project, check):
+    write(project / "a.toml", 'extend-select = ["AC108"]\n')  # a preview rule, by its code
+    write(project / "b.toml", 'extend = "a.toml"\nignore = ["AC1"]\n')
+    write(project / "a2alint.toml", 'extend = "b.toml"\nextend-select = ["AC107"]\n')
+    write(project / "bad.py", UNFIXABLE)
+    run = check("--no-cache", "--show-settings", "bad.py")
+    assert 'enabled = ["AC000", "AC107", "AC201", "AC202"]' in run.stdout  # AC108 fell to b's ignore
+
+
 def test_extending_a_pyproject_takes_its_tool_table(project, check):
     write(project / "pyproject.toml", '[project]\nname = "x"\n[tool.a2alint]\nignore = ["AC107"]\n')
     write(project / "sub" / ".a2alint.toml", 'extend = "../pyproject.toml"\n')
