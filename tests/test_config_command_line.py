@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -177,3 +178,14 @@ def test_check_help_lists_the_config_options(a2alint):
     text = a2alint("check", "--help").stdout
     assert "--config FILE|KEY=VALUE" in text
     assert "--show-settings" in text
+
+
+def test_the_readme_shows_every_config_key_and_the_config_options(project, check):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    configuration = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    keys = check("--config", "unknown-key=1").stderr.rsplit("expected one of: ", 1)[1].strip().split(", ")
+    assert "required-version" in keys
+    for key in keys:
+        assert f"\n{key} = " in configuration or f"[tool.a2alint.{key}" in configuration, key
+    for option in ("--config KEY=VALUE", "--show-settings"):
+        assert f"`{option}`" in readme
