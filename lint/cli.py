@@ -101,7 +101,7 @@ def run(hard_exit: bool = True) -> None:
 @click.option(
     "--config", "config_values", multiple=True, metavar="FILE|KEY=VALUE",
     help="Use this config file for every path; or, repeatable, a setting as a TOML line in [tool.a2alint] "
-    "(e.g. 'select=[\"AC1\"]', 'rules.AC104.option=3'), over every config file.",
+    "(e.g. 'select=[\"AC1\"]', 'rules.CODE.option=3'), over every config file.",
 )
 @click.option("--show-settings", is_flag=True, help="Print the settings of the first path, and the config files and options they come from; check nothing.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")

@@ -516,7 +516,7 @@ def _satisfies(version: tuple[int, ...], comparison: str, wanted: tuple[int, ...
 def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str, dict[str, Any]], ...]]:
     """``--config`` values, in ruff's two forms: at most one config file, and settings as
     TOML ``KEY = VALUE`` lines read in ``[tool.a2alint]`` (``select=["AC1"]``,
-    ``rules.AC104.option=3``). A value with a ``=`` that is not a file is a setting."""
+    ``rules.CODE.option=3``). A value with a ``=`` that is not a file is a setting."""
     files: list[Path] = []
     tables: list[tuple[str, dict[str, Any]]] = []
     for value in values:
