@@ -17,7 +17,7 @@ import click
 from a2alint import __version__, reporters
 from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
 from a2alint.cache import Cache, clean as clean_cache
-from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver
+from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
@@ -105,7 +105,12 @@ def run(hard_exit: bool = True) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write .a2alint_cache/.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to check files in (default 0: one per CPU).")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Use this config file for every path.")
+@click.option(
+    "--config", "config_values", multiple=True, metavar="FILE|KEY=VALUE",
+    help="Use this config file for every path; or, repeatable, a setting as a TOML line in [tool.a2alint] "
+    "(e.g. 'select=[\"AC1\"]', 'rules.CODE.option=3'), over every config file.",
+)
+@click.option("--show-settings", is_flag=True, help="Print the settings of the first path, and the config files and options they come from; check nothing.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
@@ -132,7 +137,8 @@ def check(
     quiet: bool,
     no_cache: bool,
     jobs: int,
-    config_file: str | None,
+    config_values: tuple[str, ...],
+    show_settings: bool,
     isolated: bool,
     stdin_filename: str | None,
     force_exclude: bool,
@@ -154,20 +160,26 @@ def check(
         if not _LEAVING_AT_ONCE:
             click.get_current_context().call_on_close(gc.enable)
     registry = load_rules()
-    overrides = Overrides(
-        layer=Layer(
-            select=_codes(select, "--select"),
-            extend_select=_codes(extend_select, "--extend-select") or (),
-            ignore=_codes(ignore, "--ignore") or (),
-        ),
-        preview=preview,
-        extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
-    )
     cwd = Path.cwd()
+    if stdin_filename and not paths:
+        paths = ("-",)  # like ruff: naming the stdin source implies reading it
     try:
-        resolver = SettingsResolver(registry, overrides, Path(config_file) if config_file else None, isolated, cwd)
+        config_file, tables = config_options(config_values)
+        overrides = Overrides(
+            layer=Layer(
+                select=_codes(select, "--select"),
+                extend_select=_codes(extend_select, "--extend-select") or (),
+                ignore=_codes(ignore, "--ignore") or (),
+            ),
+            preview=preview,
+            extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
+            tables=tables,
+        )
+        resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
         # Unknown selectors on the command line are a usage error, before any file is read.
         resolver.for_path(cwd).enabled_codes(registry)
+        if show_settings:
+            _show_settings(resolver, registry, paths, stdin_filename)
     except SelectionError as error:
         raise click.UsageError(str(error)) from None
     except ConfigError as error:
@@ -175,8 +187,6 @@ def check(
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
     cache = None if no_cache or fix_mode else Cache(cwd)
-    if stdin_filename and not paths:
-        paths = ("-",)  # like ruff: naming the stdin source implies reading it
     if (add_noqa_comments or write_baseline_file) and fix_mode:
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
@@ -276,6 +286,19 @@ def check(
     if diff:
         sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
     sys.exit(1 if diagnostics and not exit_zero else 0)
+
+
+def _show_settings(
+    resolver: SettingsResolver, registry: dict[str, type], paths: tuple[str, ...], stdin_filename: str | None
+) -> None:
+    """``--show-settings``: the settings of the first path (of the stdin source, by the
+    name it is given), and exit 0."""
+    first = (paths or (".",))[0]
+    if first == "-":
+        first = stdin_filename or "."
+    click.echo(f"Settings for {first}")
+    click.echo(describe(resolver.for_path(Path(first)), registry))
+    sys.exit(0)
 
 
 def _fail(message: str) -> None:

@@ -1,6 +1,7 @@
 """Settings: defaults, ``[tool.a2alint]`` files and command-line overrides.
 
-Precedence is command line over the nearest config file over defaults. The
+Precedence is the command line (its options over its ``--config KEY=VALUE``
+settings) over the nearest config file over the file it extends over defaults. The
 nearest config of a file is the first of ``.a2alint.toml``, ``a2alint.toml``
 or a ``pyproject.toml`` with a ``[tool.a2alint]`` table, looking upward from
 the file's directory. A bad file is a :class:`ConfigError` naming the file,
@@ -12,13 +13,17 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import operator
+import os
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
+from a2alint import __version__
 from a2alint.paths import resolved
 
 if sys.version_info >= (3, 11):
@@ -66,6 +71,8 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
     api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    #: Where the settings came from, each over the ones before it (for ``--show-settings``).
+    sources: tuple[str, ...] = field(default=(), compare=False)
 
     # -- rule selection --
     def enabled_codes(self, registry: dict[str, type]) -> frozenset[str]:
@@ -117,7 +124,27 @@ class Settings:
             changes["preview"] = overrides.preview
         if overrides.extend_exclude:
             changes["extend_exclude"] = (*self.extend_exclude, *overrides.extend_exclude)
+        if changes:
+            changes["sources"] = (*self.sources, f"command line: {overrides.as_options()}")
         return replace(self, **changes) if changes else self
+
+    def inherited_by(self, path: Path) -> "Settings":
+        """These settings as the start of the config file ``path`` that extends them: rooted
+        at its folder, their path patterns still meaning the paths they meant from here."""
+
+        def anchored(pattern: str) -> str:
+            if "/" not in pattern.rstrip("/") or Path(pattern).is_absolute():
+                return pattern  # a base name, matched at any depth; or absolute already
+            return Path(os.path.normpath(self.root / pattern)).as_posix()
+
+        return replace(
+            self,
+            root=path.parent,
+            config_path=path,
+            exclude=tuple(map(anchored, self.exclude)),
+            extend_exclude=tuple(map(anchored, self.extend_exclude)),
+            per_file_ignores=tuple((anchored(pattern), codes) for pattern, codes in self.per_file_ignores),
+        )
 
     def fingerprint(self, enabled: Iterable[str]) -> str:
         """What changes the findings of a file: for the cache key."""
@@ -138,6 +165,21 @@ class Overrides:
     layer: Layer = Layer()
     preview: bool | None = None
     extend_exclude: tuple[str, ...] = ()
+    #: ``--config KEY=VALUE`` settings: (how the command line gave it, the table it reads as).
+    tables: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    def as_options(self) -> str:
+        """The options besides ``tables``, as the command line spells them."""
+        lists = (
+            ("--select", self.layer.select or ()),
+            ("--extend-select", self.layer.extend_select),
+            ("--ignore", self.layer.ignore),
+            ("--extend-exclude", self.extend_exclude),
+        )
+        words = [f"{option} {','.join(values)}" for option, values in lists if values]
+        if self.preview is not None:
+            words.append("--preview" if self.preview else "--no-preview")
+        return " ".join(words)
 
 
 def _needs_explicit(rule: type, preview: bool) -> bool:
@@ -164,26 +206,32 @@ def check_selectors(selectors: Iterable[str], registry: dict[str, type]) -> None
 
 def matches(path: Path, pattern: str, root: Path) -> bool:
     """Glob ``pattern`` against ``path``: its base name, or with a ``/``, its path from
-    ``root`` (or a folder above it)."""
+    ``root`` (or a folder above it), or when absolute, its real path."""
     return Globs((pattern,), root).match(path)
 
 
 class Globs:
     """Glob patterns matched as :func:`matches` matches each one, in one regular
-    expression for base names and one for paths: an exclude list is asked about every
-    entry of a tree."""
+    expression for base names, one for paths and one for absolute paths: an exclude
+    list is asked about every entry of a tree."""
 
     def __init__(self, patterns: Iterable[str], root: Path) -> None:
-        names, paths = [], []
+        names, paths, absolute = [], [], []
         for pattern in patterns:
             pattern = pattern.rstrip("/")
-            (paths if "/" in pattern else names).append(pattern)
+            if Path(pattern).is_absolute():
+                absolute.append(_real_pattern(pattern))
+            else:
+                (paths if "/" in pattern else names).append(pattern)
         self.root = root.resolve()
         self._names = _union(names)
-        self._paths = _union([*paths, *(pattern + "/*" for pattern in paths)])
+        self._paths = _union_with_contents(paths)
+        self._absolute = _union_with_contents(absolute)
 
     def match(self, path: Path) -> bool:
         if self._names is not None and self._names.match(path.name):
+            return True
+        if self._absolute is not None and self._absolute.match(resolved(path).as_posix()):
             return True
         if self._paths is None:
             return False
@@ -196,6 +244,19 @@ class Globs:
 
 def _union(patterns: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)) if patterns else None
+
+
+def _union_with_contents(patterns: list[str]) -> re.Pattern[str] | None:
+    """Path patterns that match what is below the folders they match too."""
+    return _union([*patterns, *(pattern + "/*" for pattern in patterns)])
+
+
+def _real_pattern(pattern: str) -> str:
+    """An absolute pattern with its folders before the first wildcard resolved, as the
+    paths it is matched against are (a folder reached through a symbolic link)."""
+    parts = Path(pattern).parts
+    literal = next((i for i, part in enumerate(parts) if any(c in part for c in "*?[")), len(parts))
+    return Path(resolved(Path(*parts[:literal])), *parts[literal:]).as_posix()
 
 
 # --- reading files -------------------------------------------------------------------
@@ -212,125 +273,320 @@ _KEYS: dict[str, str] = {
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "rules": "a table of [tool.a2alint.rules.CODE] option tables",
     "api": "a table of role = list of qualified-name patterns",
+    "extend": "the path of a config file to inherit settings from, relative to this one",
+    "required-version": "a version or comma-separated version clauses, e.g. '>=0.1' or '0.1.0'",
 }
 
 
-def _table(path: Path) -> dict[str, Any] | None:
-    """The a2alint table of a config file, or None if it has none."""
+def _toml(source: str, text: str) -> dict[str, Any]:
+    """``text`` read as TOML. tomllib recurses once per nested array or inline table:
+    a document nested deeper than the recursion limit allows is refused as malformed."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML: nested too deeply to read") from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
-    if path.name == "pyproject.toml":
-        tool = data.get("tool", {})
-        return tool.get("a2alint") if isinstance(tool, dict) else None
-    return data  # a2alint.toml holds the settings at its top level, like ruff.toml
 
 
-def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
+def _table_in(path: Path, data: bytes) -> dict[str, Any] | None:
+    """The a2alint table of the config file ``path`` holding ``data``; None for a
+    pyproject.toml without one."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8, as TOML must be: {error}") from None
+    document = _toml(str(path), text)
+    if path.name != "pyproject.toml":
+        return document  # a2alint.toml holds the settings at its top level, like ruff.toml
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: key 'tool': expected a table, got {tool!r}")
+    table = tool.get("a2alint")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: key 'tool.a2alint': expected a table, got {table!r}")
+    return table
+
+
+def _configures_a2alint(pyproject: Path) -> bool:
+    """Whether a pyproject.toml holds a ``[tool.a2alint]`` table, however TOML spells it
+    (a table header, a dotted key, an inline table under ``[tool]``): the parsed document
+    decides. Bytes without the name in them cannot hold it, and are not parsed, unless an
+    escape in a quoted key (``"\\u0061"``) or an encoding other than UTF-8 (UTF-16's NUL
+    bytes) could be hiding it."""
+    data = _read(pyproject)
+    if not any(mark in data for mark in (b"a2alint", b"\\u", b"\\U", b"\0")):
+        return False
+    return _table_in(pyproject, data) is not None
+
+
+def _chain(path: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The config file ``path`` and the files it extends (``extend``), each with its
+    table: the one extended by all the others first."""
+    chain: list[tuple[Path, dict[str, Any]]] = []
+    while True:
+        table = _table_in(path, _read(path)) or {}
+        chain.append((path, table))
+        if "extend" not in table:
+            return chain[::-1]
+        extended = table["extend"]
+        if not isinstance(extended, str) or not extended:
+            raise ConfigError(f"{path}: key 'extend': expected {_KEYS['extend']}, got {extended!r}")
+        target = resolved(path.parent / extended)
+        seen = [file for file, _ in chain]
+        if target in seen:
+            cycle = " -> ".join(str(file) for file in (*seen[seen.index(target):], target))
+            raise ConfigError(f"{path}: key 'extend': {extended} closes a cycle: {cycle}")
+        if not _is_file(target):
+            raise ConfigError(f"{path}: key 'extend': {target}: config file not found")
+        path = target
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, false for a name the system refuses (longer than it allows)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _string_list(source: str, key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: key '{key}': expected {_KEYS.get(key, 'a list of strings')}, got {value!r}")
+        raise ConfigError(f"{source}: key '{key}': expected {_KEYS.get(key, 'a list of strings')}, got {value!r}")
     return tuple(value)
 
 
-def _bool(path: Path, key: str, value: Any) -> bool:
+def _bool(source: str, key: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(f"{path}: key '{key}': expected true or false, got {value!r}")
+        raise ConfigError(f"{source}: key '{key}': expected true or false, got {value!r}")
     return value
 
 
-def settings_from_table(path: Path, table: dict[str, Any], registry: dict[str, type]) -> Settings:
-    """Validate ``table`` (from ``path``) into Settings; every problem names its key."""
+def settings_from_table(
+    path: Path, table: dict[str, Any], registry: dict[str, type], base: Settings | None = None
+) -> Settings:
+    """Validate ``table`` (from ``path``) into Settings rooted at its folder: over
+    ``base``, the settings of the file it extends, else over the defaults."""
+    if base is None:
+        return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path))
+    return _applied(str(path), table, registry, base.inherited_by(path), f"{path}, which extends {base.config_path}")
+
+
+def _applied(
+    source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings, shown_as: str | None = None
+) -> Settings:
+    """``settings`` with what ``table`` (from ``source``: a file, or a setting on the
+    command line) sets; every problem names ``source`` and the key. A key set replaces
+    the one before, but a selection is one more layer (as on the command line), the
+    ``extend-*`` lists add to theirs and the tables (``per-file-ignores``, ``rules``,
+    ``api``) take their entries one by one. ``shown_as``: ``source`` in ``sources``."""
+    if "required-version" in table:  # before any key this a2alint may not know
+        _require_version(source, table["required-version"])
     for key in table:
         if key not in _KEYS:
-            raise ConfigError(f"{path}: unknown key '{key}' in [tool.a2alint]; expected one of: {', '.join(_KEYS)}")
+            raise ConfigError(f"{source}: unknown key '{key}' in [tool.a2alint]; expected one of: {', '.join(_KEYS)}")
+
+    def strings(key: str) -> tuple[str, ...]:
+        return _string_list(source, key, table.get(key, []))
+
     layer = Layer(
-        select=_string_list(path, "select", table["select"]) if "select" in table else None,
-        extend_select=_string_list(path, "extend-select", table.get("extend-select", [])),
-        ignore=_string_list(path, "ignore", table.get("ignore", [])),
+        select=strings("select") if "select" in table else None,
+        extend_select=strings("extend-select"),
+        ignore=strings("ignore"),
     )
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
-        raise ConfigError(f"{path}: key 'per-file-ignores': expected {_KEYS['per-file-ignores']}")
+        raise ConfigError(f"{source}: key 'per-file-ignores': expected {_KEYS['per-file-ignores']}")
     per_file_ignores = tuple(
-        (glob, _string_list(path, f"per-file-ignores.{glob}", codes)) for glob, codes in per_file.items()
+        (glob, _string_list(source, f"per-file-ignores.{glob}", codes)) for glob, codes in per_file.items()
     )
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
     if layer.select == ():
-        raise ConfigError(f"{path}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
+        raise ConfigError(f"{source}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
     for key, values in selectors:
         if any(not value.strip() for value in values):
-            raise ConfigError(f"{path}: key '{key}': empty rule selector")
+            raise ConfigError(f"{source}: key '{key}': empty rule selector")
         try:
             check_selectors(values, registry)
         except SelectionError as error:
-            raise ConfigError(f"{path}: key '{key}': {error}") from None
-    return Settings(
-        root=path.parent,
-        config_path=path,
-        layers=(Layer(select=("AC",)), layer),
-        preview=_bool(path, "preview", table.get("preview", False)),
-        exclude=_string_list(path, "exclude", table["exclude"]) if "exclude" in table else DEFAULT_EXCLUDE,
-        extend_exclude=_string_list(path, "extend-exclude", table.get("extend-exclude", [])),
-        extend_include=_string_list(path, "extend-include", table.get("extend-include", [])),
-        respect_gitignore=_bool(path, "respect-gitignore", table.get("respect-gitignore", True)),
-        per_file_ignores=per_file_ignores,
-        rule_options=_rule_options(path, table.get("rules", {}), registry),
-        api=_api(path, table.get("api", {})),
-    )
+            raise ConfigError(f"{source}: key '{key}': {error}") from None
+    changes: dict[str, Any] = {
+        "sources": (*settings.sources, shown_as or source),
+        "extend_exclude": (*settings.extend_exclude, *strings("extend-exclude")),
+        "extend_include": (*settings.extend_include, *strings("extend-include")),
+        "per_file_ignores": tuple({**dict(settings.per_file_ignores), **dict(per_file_ignores)}.items()),
+        "rule_options": _merged(settings.rule_options, _rule_options(source, table.get("rules", {}), registry)),
+        "api": {**settings.api, **_api(source, table.get("api", {}))},
+    }
+    if layer != Layer():
+        changes["layers"] = (*settings.layers, layer)
+    if "preview" in table:
+        changes["preview"] = _bool(source, "preview", table["preview"])
+    if "respect-gitignore" in table:
+        changes["respect_gitignore"] = _bool(source, "respect-gitignore", table["respect-gitignore"])
+    if "exclude" in table:
+        changes["exclude"] = strings("exclude")
+    return replace(settings, **changes)
 
 
-def _rule_options(path: Path, rules: Any, registry: dict[str, type]) -> dict[str, dict[str, Any]]:
+def _merged(options: dict[str, dict[str, Any]], more: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rule options with ``more`` over them, option by option."""
+    return {**options, **{code: {**options.get(code, {}), **values} for code, values in more.items()}}
+
+
+def _rule_options(source: str, rules: Any, registry: dict[str, type]) -> dict[str, dict[str, Any]]:
     if not isinstance(rules, dict):
-        raise ConfigError(f"{path}: key 'rules': expected {_KEYS['rules']}")
+        raise ConfigError(f"{source}: key 'rules': expected {_KEYS['rules']}")
     result: dict[str, dict[str, Any]] = {}
     for code, options in rules.items():
         rule = registry.get(code)
         if rule is None:
-            raise ConfigError(f"{path}: key 'rules.{code}': unknown rule code")
+            raise ConfigError(f"{source}: key 'rules.{code}': unknown rule code")
         if not isinstance(options, dict):
-            raise ConfigError(f"{path}: key 'rules.{code}': expected a table of options")
+            raise ConfigError(f"{source}: key 'rules.{code}': expected a table of options")
         for name, value in options.items():
             if name not in rule.options:
                 known = ", ".join(rule.options) or "none"
-                raise ConfigError(f"{path}: key 'rules.{code}.{name}': unknown option (options of {code}: {known})")
+                raise ConfigError(f"{source}: key 'rules.{code}.{name}': unknown option (options of {code}: {known})")
             default = rule.options[name]
             if type(value) is not type(default):
                 raise ConfigError(
-                    f"{path}: key 'rules.{code}.{name}': expected {type(default).__name__}, got {value!r}"
+                    f"{source}: key 'rules.{code}.{name}': expected {type(default).__name__}, got {value!r}"
                 )
         result[code] = dict(options)
     return result
 
 
-def _api(path: Path, api: Any) -> dict[str, tuple[str, ...]]:
+def _api(source: str, api: Any) -> dict[str, tuple[str, ...]]:
     if not isinstance(api, dict):
-        raise ConfigError(f"{path}: key 'api': expected {_KEYS['api']}")
+        raise ConfigError(f"{source}: key 'api': expected {_KEYS['api']}")
     for role in api:
         if role not in ROLES:
-            raise ConfigError(f"{path}: key 'api.{role}': unknown role; expected one of: {', '.join(ROLES)}")
-    return {role: _string_list(path, f"api.{role}", names) for role, names in api.items()}
+            raise ConfigError(f"{source}: key 'api.{role}': unknown role; expected one of: {', '.join(ROLES)}")
+    return {role: _string_list(source, f"api.{role}", names) for role, names in api.items()}
 
 
-def find_config(directory: Path) -> Path | None:
-    """The nearest config file at or above ``directory`` that configures a2alint."""
+# --- required-version ----------------------------------------------------------------
+
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
+}
+_CLAUSE = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)?\s*(\d+(?:\.\d+)*)\s*")
+
+
+def _require_version(source: str, spec: Any) -> None:
+    """Refuse to run as an a2alint that ``required-version`` excludes: a team pins the
+    version whose findings its config was written for. PEP 440's operators on numeric
+    release segments (``packaging`` is not a dependency); a bare version means ``==``."""
+    clauses = [_CLAUSE.fullmatch(clause) for clause in spec.split(",")] if isinstance(spec, str) else [None]
+    if not all(clauses) or any(m[1] == "~=" and "." not in m[2] for m in clauses):
+        raise ConfigError(f"{source}: key 'required-version': expected {_KEYS['required-version']}, got {spec!r}")
+    running = _release(__version__)
+    if not all(_satisfies(running, m[1] or "==", _release(m[2])) for m in clauses):
+        raise ConfigError(
+            f"{source}: key 'required-version': the config wants a2alint {spec}, and this is a2alint {__version__}; "
+            "install a version that satisfies it"
+        )
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """The numeric release segments that ``version`` starts with (``0.1.0rc1`` -> ``(0, 1, 0)``)."""
+    return tuple(int(part) for part in re.match(r"\d+(?:\.\d+)*", version)[0].split("."))
+
+
+def _satisfies(version: tuple[int, ...], comparison: str, wanted: tuple[int, ...]) -> bool:
+    width = max(len(version), len(wanted))
+    have, want = version + (0,) * (width - len(version)), wanted + (0,) * (width - len(wanted))
+    if comparison == "~=":  # ~=1.4.2: >=1.4.2 and 1.4.*
+        return have >= want and have[: len(wanted) - 1] == wanted[:-1]
+    return _COMPARISONS[comparison](have, want)
+
+
+# --- the command line's --config -----------------------------------------------------
+
+
+def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str, dict[str, Any]], ...]]:
+    """``--config`` values, in ruff's two forms: at most one config file, and settings as
+    TOML ``KEY = VALUE`` lines read in ``[tool.a2alint]`` (``select=["AC1"]``,
+    ``rules.CODE.option=3``). A value with a ``=`` that is not a file is a setting."""
+    files: list[Path] = []
+    tables: list[tuple[str, dict[str, Any]]] = []
+    for value in values:
+        if "=" not in value or _is_file(Path(value)):
+            files.append(Path(value))
+            continue
+        source = f"--config {shlex.quote(value)}"
+        table = _toml(source, value)
+        if "extend" in table:
+            raise ConfigError(f"{source}: key 'extend': only a config file extends another; name it with --config FILE")
+        tables.append((source, table))
+    if len(files) > 1:
+        raise ConfigError(f"--config: one config file at most, got {', '.join(map(str, files))}")
+    return (files[0] if files else None), tuple(tables)
+
+
+# --- --show-settings ---------------------------------------------------------------
+
+
+def describe(settings: Settings, registry: dict[str, type]) -> str:
+    """The settings as ``--show-settings`` prints them: where they come from, then what
+    they resolve to, one ``key = value`` a line."""
+    if settings.sources:
+        lines = ["Read from, each over the ones before it:", *(f"  {source}" for source in settings.sources)]
+    else:
+        lines = ["Read from: no config file (the defaults)"]
+    values = {
+        "root": str(settings.root),
+        "enabled": sorted(settings.enabled_codes(registry)),
+        "preview": settings.preview,
+        "exclude": settings.exclude,
+        "extend-exclude": settings.extend_exclude,
+        "extend-include": settings.extend_include,
+        "respect-gitignore": settings.respect_gitignore,
+        "per-file-ignores": dict(settings.per_file_ignores),
+        "rules": settings.rule_options,
+        "api": settings.api,
+    }
+    lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
+    return "\n".join(lines)
+
+
+# --- finding files -------------------------------------------------------------------
+
+
+def find_config(directory: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+    """The nearest config file at or above ``directory`` that configures a2alint.
+    ``known``: the answers for folders walked before, added to as this walk goes (a
+    tree's folders share the folders above them)."""
+    known = {} if known is None else known
+    walked: list[Path] = []
+    found = None
     for folder in (directory, *directory.parents):
-        for name in CONFIG_NAMES:
-            candidate = folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_a2alint_table(candidate)):
-                return candidate
+        if folder in known:
+            found = known[folder]
+            break
+        walked.append(folder)
+        found = _config_in(folder)
+        if found is not None:
+            break
+    known.update(dict.fromkeys(walked, found))
+    return found
+
+
+def _config_in(folder: Path) -> Path | None:
+    for name in CONFIG_NAMES:
+        candidate = folder / name
+        if candidate.is_file() and (name != "pyproject.toml" or _configures_a2alint(candidate)):
+            return candidate
     return None
-
-
-def _has_a2alint_table(pyproject: Path) -> bool:
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return "[tool.a2alint" in text or "tool.a2alint" in text
 
 
 class SettingsResolver:
@@ -350,26 +606,37 @@ class SettingsResolver:
         self.cwd = (cwd or Path.cwd()).resolve()
         self.fixed: Settings | None = None
         if isolated:
-            self.fixed = Settings(root=self.cwd).with_overrides(overrides)
+            self.fixed = self._overridden(Settings(root=self.cwd))
         elif config is not None:
             self.fixed = self.load(config.resolve())
         self._by_file: dict[Path, Settings] = {}
+        self._configs: dict[Path, Path | None] = {}  # folder -> the config file that governs it
         self._by_dir = lru_cache(maxsize=None)(self._for_directory)
 
     def load(self, path: Path) -> Settings:
-        if not path.is_file():
+        """The settings of the config file ``path``, over those of the files it extends."""
+        if not _is_file(path):
             raise ConfigError(f"{path}: config file not found")
-        table = _table(path)
-        if table is None:
-            table = {}
-        if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [tool.a2alint] must be a table")
-        return settings_from_table(path, table, self.registry).with_overrides(self.overrides)
+        settings = None
+        for file, table in _chain(path):
+            settings = settings_from_table(file, table, self.registry, settings)
+        return self._overridden(settings)
+
+    def _overridden(self, settings: Settings) -> Settings:
+        """``settings`` under the command line: its ``--config KEY=VALUE`` settings, then its options."""
+        for source, table in self.overrides.tables:
+            settings = _applied(source, table, self.registry, settings)
+        return settings.with_overrides(self.overrides)
+
+    @cached_property
+    def _unconfigured(self) -> Settings:
+        """The settings of a path that no config file governs."""
+        return self._overridden(Settings(root=self.cwd))
 
     def _for_directory(self, directory: Path) -> Settings:
-        config = find_config(directory)
+        config = find_config(directory, self._configs)
         if config is None:
-            return Settings(root=self.cwd).with_overrides(self.overrides)
+            return self._unconfigured
         if config not in self._by_file:
             self._by_file[config] = self.load(config)
         return self._by_file[config]
