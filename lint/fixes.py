@@ -7,6 +7,8 @@ that changed on disk since it was read is left alone.
 
 from __future__ import annotations
 
+import bisect
+import codecs
 import contextlib
 import errno
 import os
@@ -35,30 +37,140 @@ def split_lines(source: str) -> list[str]:
     return _LINE.findall(source)
 
 
-def _offsets(source: str) -> list[int]:
-    """Offset of the start of each line (1-based line n starts at offsets[n - 1])."""
+def _offsets(source: str | bytes) -> list[int]:
+    """Offset of the start of each line (1-based line n starts at offsets[n - 1]), and the
+    length of ``source`` last; of text, or of bytes in an encoding that keeps ASCII."""
     starts = [0]
-    for line in split_lines(source):
+    for line in (_LINE if isinstance(source, str) else _LINE_BYTES).findall(source):
         starts.append(starts[-1] + len(line))
     return starts
+
+
+_LINE_BYTES = re.compile(_LINE.pattern.encode())
 
 
 def _offset(starts: list[int], position: Position) -> int:
     return starts[min(position.line, len(starts)) - 1] + position.column - 1
 
 
+#: A change to a text: ``(start, end, text)``, what replaces the text between two offsets.
+Change = tuple[int, int, str]
+
+
+class EditedText:
+    """A text after edits that knows which of its parts are still the original's, so that
+    writing it keeps the original's own bytes there (see :func:`splice_bytes`)."""
+
+    def __init__(self, original: str, pieces: tuple[tuple[int, int] | str, ...] | None = None) -> None:
+        self.original = original
+        #: The text in order: spans ``(start, end)`` of the original, and new text.
+        self.pieces = ((0, len(original)),) if pieces is None else pieces
+        self.text = "".join(p if isinstance(p, str) else original[p[0] : p[1]] for p in self.pieces)
+
+    def edited(self, edits: Iterable[Edit]) -> "EditedText":
+        """This text with non-overlapping ``edits`` (1-based positions, end-exclusive) made."""
+        starts = _offsets(self.text)
+        spans = sorted((_offset(starts, e.start), _offset(starts, e.end), e.content) for e in edits)
+        pieces: list[tuple[int, int] | str] = []
+        kept_from = 0
+        for start, end, content in spans:
+            if start < kept_from:
+                raise ValueError("overlapping edits")
+            pieces += [*self._between(kept_from, start), content]
+            kept_from = end
+        pieces += self._between(kept_from, len(self.text))
+        return EditedText(self.original, tuple(pieces))
+
+    def _between(self, start: int, end: int) -> list[tuple[int, int] | str]:
+        """The pieces of the text between two of its offsets."""
+        found: list[tuple[int, int] | str] = []
+        at = 0
+        for piece in self.pieces:
+            size = len(piece) if isinstance(piece, str) else piece[1] - piece[0]
+            low, high = max(start - at, 0), min(end - at, size)
+            if low < high:
+                found.append(piece[low:high] if isinstance(piece, str) else (piece[0] + low, piece[0] + high))
+            at += size
+        return found
+
+    @property
+    def changes(self) -> list[Change]:
+        """The edits as changes to the original (offsets into it), in order."""
+        changes: list[Change] = []
+        kept_to, added = 0, []
+        for piece in (*self.pieces, (len(self.original), len(self.original))):
+            if isinstance(piece, str):
+                added.append(piece)
+                continue
+            if piece[0] != kept_to or added:
+                changes.append((kept_to, piece[0], "".join(added)))
+            kept_to, added = piece[1], []
+        return changes
+
+
 def apply_edits(source: str, edits: Iterable[Edit]) -> str:
     """Apply non-overlapping edits; positions are 1-based, end-exclusive."""
-    starts = _offsets(source)
-    spans = sorted(((_offset(starts, e.start), _offset(starts, e.end), e.content) for e in edits), reverse=True)
-    result = source
-    previous_start = len(source) + 1
-    for start, end, content in spans:
-        if end > previous_start:
-            raise ValueError("overlapping edits")
-        result = result[:start] + content + result[end:]
-        previous_start = start
-    return result
+    return EditedText(source).edited(edits).text
+
+
+class UnwritableEditError(ValueError):
+    """The edited text cannot be written in the file's encoding with its other bytes kept."""
+
+
+def splice_bytes(data: bytes, original: str, changes: Iterable[Change], encoding: str) -> bytes:
+    """The bytes of the file ``data`` (``original`` decoded in ``encoding``) with ``changes``
+    made to its text: the text of each change encoded, every other byte as it was. Encoding
+    the whole text again would not do: cp932, cp950 and big5 read some characters from two
+    byte sequences and write them back as one. Raises :class:`UnwritableEditError` where the
+    result would not read back as the edited text."""
+    changes = sorted(changes)
+    bom = codecs.BOM_UTF8 if encoding == "utf-8-sig" else b""
+    codec = "utf-8" if bom else encoding  # a change after the BOM takes none of its own
+    body = data[len(bom) :]
+    byte_starts, char_starts = _offsets(body), _offsets(original)
+    unwritable = UnwritableEditError(f"cannot write it in {encoding} and keep the other bytes as they are")
+    if len(byte_starts) != len(char_starts):
+        raise unwritable
+
+    def byte_offset(char: int) -> int:
+        line = bisect.bisect_right(char_starts, char) - 1
+        column = char - char_starts[line]
+        if column == 0:
+            return byte_starts[line]
+        return byte_starts[line] + _byte_column(body[byte_starts[line] : byte_starts[line + 1]], column, codec)
+
+    try:
+        encoded = [(byte_offset(start), byte_offset(end), text.encode(codec)) for start, end, text in changes]
+    except UnicodeEncodeError:
+        raise UnwritableEditError(f"the new text has characters {encoding} cannot encode") from None
+    spliced = bom + _splice(body, encoded)
+    try:
+        if spliced.decode(encoding) == _splice(original, changes):
+            return spliced
+    except UnicodeDecodeError:
+        pass
+    raise unwritable
+
+
+def _byte_column(line: bytes, column: int, codec: str) -> int:
+    """Where the character at 0-based ``column`` (> 0) of ``line`` starts in its bytes."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    decoded = 0
+    for index in range(len(line)):
+        decoded += len(decoder.decode(line[index : index + 1]))
+        if decoded == column:
+            return index + 1
+    return len(line)
+
+
+def _splice(whole, changes):
+    """``whole`` (text, or bytes) with each of the sorted, apart ``(start, end, replacement)``."""
+    parts, kept_from = [], 0
+    for start, end, replacement in changes:
+        parts += [whole[kept_from:start], replacement]
+        kept_from = end
+    parts.append(whole[kept_from:])
+    return whole[:0].join(parts)
 
 
 def select_fixes(diagnostics: Iterable[Diagnostic], unsafe: bool) -> list[Diagnostic]:
@@ -92,10 +204,10 @@ def parses(source: str) -> bool:
     return True
 
 
-def write_atomically(path: Path, text: str, encoding: str, expected: bytes) -> None:
-    """Replace ``path`` with ``text`` unless it no longer holds ``expected``.
+def write_atomically(path: Path, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` unless it no longer holds ``expected``.
 
-    The new text goes to a temporary file of a short random name in the same folder
+    The new bytes go to a temporary file of a short random name in the same folder
     (any file name fits), with the file's mode. Right before the rename the file is
     read and stat'ed again: if its bytes, size, mtime, inode or mode changed since the
     first look, nothing is written (:class:`StaleFileError`). A file its owner may not
@@ -107,7 +219,6 @@ def write_atomically(path: Path, text: str, encoding: str, expected: bytes) -> N
         raise StaleFileError(str(path))
     if not before.st_mode & stat.S_IWUSR:
         raise ReadOnlyFileError(errno.EACCES, "read-only file (no write permission for its owner), left unchanged", str(path))
-    data = text.encode(encoding)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".a2alint-", suffix=".tmp")
     replaced = False
     try:
