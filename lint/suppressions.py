@@ -99,7 +99,9 @@ NOT_SUPPRESSIBLE = frozenset({"AC000", "AC001"})
 def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[EditedText, int, list[tuple[int, str]]]:
     """``source`` with ``# noqa: CODE`` at the end of each line of ``codes_by_line`` (an
     existing ``# noqa: ...`` there is extended); how many codes were added, and the lines
-    left alone with why. Only comments are added: no other byte changes."""
+    left alone with why. Only comments are added: no other byte changes, not even the
+    whitespace a line ends in, which the comment follows (two characters of whitespace, at
+    least, apart from the code: the line's own count)."""
     lines = split_lines(source)
     try:
         open_ends = _open_line_ends(source, lines)
@@ -119,15 +121,15 @@ def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[EditedTex
         if not new:
             continue
         if noqa is not None:  # extend it, after its last code
-            start = end = noqa.end_column
-            comment = f", {codes}"
+            at, comment = noqa.end_column, f", {codes}"
         elif number in open_ends:
             skipped.append((number, "the line ends inside a string or continues on the next one; add the comment by hand"))
             continue
         else:
             body = lines[number - 1].rstrip("\r\n")
-            start, end, comment = len(body.rstrip(" \t")) + 1, len(body) + 1, f"  # noqa: {codes}"
-        comments.append(Edit(Position(number, start), Position(number, end), comment))
+            trailing = len(body) - len(body.rstrip(" \t"))
+            at, comment = len(body) + 1, " " * max(2 - trailing, 0) + f"# noqa: {codes}"
+        comments.append(Edit(Position(number, at), Position(number, at), comment))
         added += len(new)
     return EditedText(source).edited(comments), added, skipped
 

@@ -1,6 +1,6 @@
-"""``--fix`` and ``--add-noqa`` change the bytes of their edits and no other, in encodings
+"""``--fix`` and ``--add-noqa`` change the bytes of their edits and no other: in encodings
 whose decoding and encoding again is not the identity (cp932, cp950, big5 map several
-byte pairs to one character)."""
+byte pairs to one character), and on lines that end in whitespace."""
 
 from __future__ import annotations
 
@@ -75,6 +75,29 @@ def test_a_fix_its_encoding_cannot_write_is_refused_with_a_message(project, chec
     assert path.read_bytes() == source
     assert run.exit_code == 1 and "bad.py:3:1: AC990" in run.stdout
     assert "a2alint: bad.py: not fixed: the new text has characters iso-8859-1 cannot encode" in run.stderr
+
+
+# --- trailing whitespace ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "trailing, comment",
+    [
+        ("", "  # noqa: AC107"),
+        (" ", " # noqa: AC107"),
+        ("   ", "# noqa: AC107"),
+        ("\t", " # noqa: AC107"),
+        (" \t ", "# noqa: AC107"),
+    ],
+)
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_add_noqa_appends_after_trailing_whitespace_and_keeps_it(project, check, trailing, comment, ending):
+    """The line keeps every byte; the comment follows them, two whitespace characters (at least)
+    after the code, the line's own counting."""
+    line = "def f(card): return hash(card.model_dump_json())"
+    path = write(project / "a.py", f"import a2a{ending}{line}{trailing}{ending}x = 1{ending}".encode())
+    assert check("--add-noqa", "a.py").exit_code == 0
+    assert path.read_bytes() == f"import a2a{ending}{line}{trailing}{comment}{ending}x = 1{ending}".encode()
 
 
 def test_bytes_that_would_not_read_back_as_the_edited_text_are_refused():
