@@ -1,8 +1,9 @@
 """Applying fixes: text edits, verified by a re-parse, written atomically.
 
 A fix never writes a file that no longer parses, never changes a byte outside
-its edits, and keeps the file's encoding, BOM, line endings and mode. A file
-that changed on disk since it was read is left alone.
+its edits, and keeps the file's encoding, BOM, line endings, mode, owner,
+extended attributes and links. A file that changed on disk since it was read
+is left alone.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 import stat
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import libcst as cst
 
@@ -205,41 +206,119 @@ def parses(source: str) -> bool:
 
 
 def write_atomically(path: Path, data: bytes, expected: bytes) -> None:
-    """Replace ``path`` with ``data`` unless it no longer holds ``expected``.
+    """Put ``data`` in the file at ``path`` (see :func:`replace_file`) unless it no longer holds ``expected``.
 
-    The new bytes go to a temporary file of a short random name in the same folder
-    (any file name fits), with the file's mode. Right before the rename the file is
-    read and stat'ed again: if its bytes, size, mtime, inode or mode changed since the
-    first look, nothing is written (:class:`StaleFileError`). A file its owner may not
-    write (no ``S_IWUSR``) is never replaced, not even by root (:class:`ReadOnlyFileError`).
-    On any failure the temporary file is removed and the file is left as it was.
+    Right before the write the file is read and stat'ed again: if its bytes, size, mtime,
+    inode or mode changed since the first look, nothing is written (:class:`StaleFileError`).
+    A file its owner may not write (no ``S_IWUSR``) is never written, not even by root
+    (:class:`ReadOnlyFileError`).
     """
     before = os.stat(path)
     if path.read_bytes() != expected:
         raise StaleFileError(str(path))
     if not before.st_mode & stat.S_IWUSR:
         raise ReadOnlyFileError(errno.EACCES, "read-only file (no write permission for its owner), left unchanged", str(path))
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".a2alint-", suffix=".tmp")
-    replaced = False
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, stat.S_IMODE(before.st_mode))
-        # The last look: the bytes, then the stat (an edit saved after the read shows in it).
+
+    def last_look() -> None:
+        # The bytes, then the stat (an edit saved after the read shows in it).
         if path.read_bytes() != expected or _identity(os.stat(path)) != _identity(before):
             raise StaleFileError(str(path))
-        os.replace(temporary, path)
-        replaced = True
-    finally:
-        if not replaced:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
+
+    replace_file(path, data, last_look)
 
 
 class ReadOnlyFileError(PermissionError):
     """The file has no write permission for its owner: a fix must not replace it."""
+
+
+def replace_file(path: Path, data: bytes, last_look: Callable[[], None] = lambda: None) -> None:
+    """Put ``data`` in the file at ``path``, or at the end of its symbolic links (which stay).
+
+    The data goes to a temporary file of a short unique name in the same folder (any file
+    name fits; writers at the same time never share one), which is given what the file has
+    (owner and group, mode, extended attributes) and renamed over it. Where that would lose
+    something (the file has other hard links; or an owner or attribute the temporary file
+    cannot be given, as a user other than root cannot give a file away) the file is written
+    in place instead. ``last_look()`` runs right before the rename or the write, and may
+    raise to stop it. On any failure the temporary file is removed and the file is left as
+    it was (unless written in place when it failed).
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        before: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        before = None
+    if before is not None and before.st_nlink > 1:
+        last_look()
+        _write_in_place(target, data, before)
+        return
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".a2alint-", suffix=".tmp")
+    renamed = False
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            same = _take_on(stream.fileno(), target, before)
+            os.fsync(stream.fileno())
+        last_look()
+        if same:
+            os.replace(temporary, target)
+            renamed = True
+        else:
+            _write_in_place(target, data, before)
+    finally:
+        if not renamed:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+
+
+def _take_on(handle: int, original: Path, status: os.stat_result | None) -> bool:
+    """Give the open temporary file what the file at ``original`` has: its owner and group,
+    then its mode (setuid and setgid bits too, the owner being the same), then its extended
+    attributes. False if one of them cannot be given. A new file gets the mode a file
+    created by ``open`` would."""
+    if status is None:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(handle, 0o666 & ~mask)
+        return True
+    try:
+        current = os.fstat(handle)
+        if (current.st_uid, current.st_gid) != (status.st_uid, status.st_gid):
+            os.fchown(handle, status.st_uid, status.st_gid)
+        os.fchmod(handle, stat.S_IMODE(status.st_mode))
+        _copy_attributes(original, handle)
+    except OSError:
+        return False
+    return True
+
+
+def _copy_attributes(source: Path, handle: int) -> None:
+    """Copy the extended attributes of ``source`` (``user.*``, ACLs...) to the open file; a
+    platform or filesystem without them has none to copy."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(source)
+    except OSError as error:
+        if error.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):
+            return
+        raise
+    for name in names:
+        os.setxattr(handle, name, os.getxattr(source, name))
+
+
+def _write_in_place(target: Path, data: bytes, status: os.stat_result) -> None:
+    """Overwrite the file itself, which keeps all it has and every hard link to it; not
+    atomic (a crash in the middle leaves it half written), so only where a rename would lose
+    something. The file opened must be the one ``status`` describes."""
+    with open(target, "r+b") as stream:
+        if _identity(os.fstat(stream.fileno())) != _identity(status):
+            raise StaleFileError(str(target))
+        stream.write(data)
+        stream.truncate()
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def _identity(status: os.stat_result) -> tuple[int, ...]:
