@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from a2alint import __version__
 from a2alint.diagnostics import Diagnostic
-from a2alint.fixes import split_lines
+from a2alint.fixes import replace_file, split_lines
 from a2alint.runner import FileResult, read_source
 
 VERSION = 1
@@ -113,9 +113,7 @@ def write(file: Path, diagnostics: list[Diagnostic], lines_of: Callable[[str], l
     document = {"version": VERSION, "tool": "a2alint", "tool_version": __version__, "findings": findings}
     target = cwd / file
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.a2alint-tmp")
-    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(temporary, target)
+    replace_file(target, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return len(findings)
 
 
