@@ -1,14 +1,17 @@
 """The baseline file itself: written through a symbolic link, by concurrent writers, on a full
-disk without leaving anything behind."""
+disk without leaving anything behind; read only from a regular file of a sane size, whatever
+``--baseline`` names (a FIFO, ``/dev/zero``, JSON nested past any sense)."""
 
 from __future__ import annotations
 
 import errno
 import json
 import os
+import threading
 
 import pytest
 
+import a2alint.baseline as baseline_module
 from conftest import UNFIXABLE, write
 
 
@@ -78,3 +81,41 @@ def test_a_new_baseline_is_readable_as_a_file_the_user_creates(project, check, l
     finally:
         os.umask(previous)
     assert (project / "baseline.json").stat().st_mode & 0o777 == 0o644
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+
+def test_a_baseline_nested_past_any_sense_is_one_message(project, check, legacy):
+    (project / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    run = check("--baseline", "deep.json", "legacy.py")
+    assert run.exit_code == 2
+    assert run.stderr == "a2alint: error: baseline deep.json: nested too deeply to be a baseline\n"
+
+
+def test_a_device_as_baseline_is_refused_without_reading_it(project, check, legacy):
+    run = check("--baseline", "/dev/zero", "legacy.py")
+    assert run.exit_code == 2
+    assert run.stderr == "a2alint: error: baseline /dev/zero: not a regular file\n"
+
+
+def test_a_fifo_as_baseline_is_refused_without_waiting_for_a_writer(project, check, legacy):
+    fifo = project / "baseline.json"
+    os.mkfifo(fifo)
+    unblock = threading.Timer(10, lambda: os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)))
+    unblock.start()  # should the read wait for a writer, this one comes (and goes) after 10 s
+    try:
+        run = check("--baseline", "baseline.json", "legacy.py")
+    finally:
+        unblock.cancel()
+    assert run.exit_code == 2
+    assert run.stderr == "a2alint: error: baseline baseline.json: not a regular file\n"
+
+
+def test_a_baseline_larger_than_64_mib_is_refused_without_reading_it(project, check, legacy):
+    assert baseline_module.MAX_BASELINE_BYTES == 64 * 1024 * 1024
+    with open(project / "huge.json", "wb") as stream:
+        stream.truncate(baseline_module.MAX_BASELINE_BYTES + 1)  # sparse: takes no room
+    run = check("--baseline", "huge.json", "legacy.py")
+    assert run.exit_code == 2
+    assert run.stderr == "a2alint: error: baseline huge.json: larger than 64 MiB, more than a baseline holds\n"
