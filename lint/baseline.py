@@ -16,6 +16,7 @@ import io
 import json
 import os
 import re
+import stat
 import tokenize
 from collections import Counter
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from typing import Callable, Iterable
 
 from a2alint import __version__
 from a2alint.diagnostics import Diagnostic
-from a2alint.fixes import split_lines
+from a2alint.fixes import replace_file, split_lines
 from a2alint.runner import FileResult, read_source
 
 VERSION = 1
@@ -33,6 +34,27 @@ _WHITESPACE = re.compile(r"\s+")
 
 class BaselineError(Exception):
     """A baseline file that cannot be read or is not one."""
+
+
+#: The most a baseline file may hold: far more than any baseline a2alint writes.
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
+
+
+def _read_regular(file: Path) -> bytes:
+    """The bytes of ``file``, a regular file of at most :data:`MAX_BASELINE_BYTES`. Anything
+    else is refused before it is read: a FIFO would wait for a writer, ``/dev/zero`` never ends."""
+    handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
+    with os.fdopen(handle, "rb") as stream:
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
+            raise BaselineError(f"baseline {file}: not a regular file")
+        too_large = BaselineError(f"baseline {file}: larger than {MAX_BASELINE_BYTES // 1024 // 1024} MiB, more than a baseline holds")
+        if status.st_size > MAX_BASELINE_BYTES:
+            raise too_large
+        data = stream.read(MAX_BASELINE_BYTES + 1)  # it may have grown since
+        if len(data) > MAX_BASELINE_BYTES:
+            raise too_large
+        return data
 
 
 def decode(data: bytes) -> str:
@@ -76,11 +98,13 @@ class Baseline:
     @classmethod
     def load(cls, file: Path) -> "Baseline":
         try:
-            document = json.loads(file.read_text(encoding="utf-8"))
+            document = json.loads(_read_regular(file).decode("utf-8"))
         except FileNotFoundError:
             raise BaselineError(f"baseline {file}: no such file (write one with --write-baseline {file})") from None
         except OSError as error:
             raise BaselineError(f"baseline {file}: cannot read it: {error.strerror}") from None
+        except RecursionError:
+            raise BaselineError(f"baseline {file}: nested too deeply to be a baseline") from None
         except (ValueError, UnicodeDecodeError) as error:
             raise BaselineError(f"baseline {file}: not JSON: {error}") from None
         if not isinstance(document, dict) or document.get("version") != VERSION or not isinstance(document.get("findings"), list):
@@ -113,9 +137,7 @@ def write(file: Path, diagnostics: list[Diagnostic], lines_of: Callable[[str], l
     document = {"version": VERSION, "tool": "a2alint", "tool_version": __version__, "findings": findings}
     target = cwd / file
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.a2alint-tmp")
-    temporary.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(temporary, target)
+    replace_file(target, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return len(findings)
 
 

@@ -21,7 +21,7 @@ from a2alint.config import ConfigError, Layer, Overrides, SelectionError, Settin
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
-from a2alint.fixes import StaleFileError, parses, split_lines, write_atomically
+from a2alint.fixes import Change, StaleFileError, UnwritableEditError, parses, splice_bytes, split_lines, write_atomically
 from a2alint.registry import load_rules, markdown_table
 from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files, read_source
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
@@ -389,18 +389,35 @@ def _apply(
                     tofile=f"b/{result.display}",
                 )
             )
-        elif stdin:
-            _write_stdout(result.fixed.encode(result.encoding))
         else:
-            try:
-                write_atomically(_real_path(result, located), result.fixed, result.encoding, result.data)
-            except (StaleFileError, OSError) as error:
-                reason = "changed on disk while checking" if isinstance(error, StaleFileError) else error.strerror
+            path = None if stdin else _real_path(result, located)
+            reason = _write_edited(path, result.data, result.original or "", result.changes, result.encoding)
+            if reason:
                 click.echo(f"a2alint: {result.display}: not fixed: {reason}", err=True)
                 result.diagnostics, result.fixed = unfixed(result), None
                 continue
         fixed += result.fixes_applied
     return fixed
+
+
+def _write_edited(path: Path | None, data: bytes, original: str, changes: list[Change], encoding: str) -> str | None:
+    """Write the file read as ``data`` (``original`` in ``encoding``) with ``changes`` made to
+    its text, to ``path`` (for none, to stdout: as it came when it cannot be changed); why it
+    was not, if not."""
+    reason = None
+    try:
+        edited = splice_bytes(data, original, changes, encoding)
+        if path is not None:
+            write_atomically(path, edited, data)
+    except StaleFileError:
+        reason = "changed on disk while checking"
+    except UnwritableEditError as error:
+        edited, reason = data, str(error)
+    except OSError as error:
+        reason = error.strerror or str(error)
+    if path is None:
+        _write_stdout(edited)
+    return reason
 
 
 def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResult], located: dict[str, Path]) -> int:
@@ -428,20 +445,16 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
                 wanted.setdefault(diagnostic.line, set()).add(diagnostic.code)
         if not wanted or fresh.original is None:
             continue
-        text, count, skipped = add_noqa(fresh.original, wanted)
+        commented, count, skipped = add_noqa(fresh.original, wanted)
         for line, why in skipped:
             click.echo(f"a2alint: {result.display}:{line}: no noqa added: {why}", err=True)
             left += len(wanted[line])
         if not count:
             continue
-        reason = None if parses(text) else "the comments would stop it parsing"
-        if reason is None:
-            try:
-                write_atomically(path, text, fresh.encoding, data)
-            except StaleFileError:
-                reason = "changed on disk while checking"
-            except OSError as error:
-                reason = error.strerror or str(error)
+        if parses(commented.text):
+            reason = _write_edited(path, data, fresh.original, commented.changes, fresh.encoding)
+        else:
+            reason = "the comments would stop it parsing"
         if reason:
             click.echo(f"a2alint: {result.display}: no noqa added: {reason}", err=True)
             left += count

@@ -1,12 +1,15 @@
 """Applying fixes: text edits, verified by a re-parse, written atomically.
 
 A fix never writes a file that no longer parses, never changes a byte outside
-its edits, and keeps the file's encoding, BOM, line endings and mode. A file
-that changed on disk since it was read is left alone.
+its edits, and keeps the file's encoding, BOM, line endings, mode, owner,
+extended attributes and links. A file that changed on disk since it was read
+is left alone.
 """
 
 from __future__ import annotations
 
+import bisect
+import codecs
 import contextlib
 import errno
 import os
@@ -14,7 +17,7 @@ import re
 import stat
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import libcst as cst
 
@@ -35,30 +38,140 @@ def split_lines(source: str) -> list[str]:
     return _LINE.findall(source)
 
 
-def _offsets(source: str) -> list[int]:
-    """Offset of the start of each line (1-based line n starts at offsets[n - 1])."""
+def _offsets(source: str | bytes) -> list[int]:
+    """Offset of the start of each line (1-based line n starts at offsets[n - 1]), and the
+    length of ``source`` last; of text, or of bytes in an encoding that keeps ASCII."""
     starts = [0]
-    for line in split_lines(source):
+    for line in (_LINE if isinstance(source, str) else _LINE_BYTES).findall(source):
         starts.append(starts[-1] + len(line))
     return starts
+
+
+_LINE_BYTES = re.compile(_LINE.pattern.encode())
 
 
 def _offset(starts: list[int], position: Position) -> int:
     return starts[min(position.line, len(starts)) - 1] + position.column - 1
 
 
+#: A change to a text: ``(start, end, text)``, what replaces the text between two offsets.
+Change = tuple[int, int, str]
+
+
+class EditedText:
+    """A text after edits that knows which of its parts are still the original's, so that
+    writing it keeps the original's own bytes there (see :func:`splice_bytes`)."""
+
+    def __init__(self, original: str, pieces: tuple[tuple[int, int] | str, ...] | None = None) -> None:
+        self.original = original
+        #: The text in order: spans ``(start, end)`` of the original, and new text.
+        self.pieces = ((0, len(original)),) if pieces is None else pieces
+        self.text = "".join(p if isinstance(p, str) else original[p[0] : p[1]] for p in self.pieces)
+
+    def edited(self, edits: Iterable[Edit]) -> "EditedText":
+        """This text with non-overlapping ``edits`` (1-based positions, end-exclusive) made."""
+        starts = _offsets(self.text)
+        spans = sorted((_offset(starts, e.start), _offset(starts, e.end), e.content) for e in edits)
+        pieces: list[tuple[int, int] | str] = []
+        kept_from = 0
+        for start, end, content in spans:
+            if start < kept_from:
+                raise ValueError("overlapping edits")
+            pieces += [*self._between(kept_from, start), content]
+            kept_from = end
+        pieces += self._between(kept_from, len(self.text))
+        return EditedText(self.original, tuple(pieces))
+
+    def _between(self, start: int, end: int) -> list[tuple[int, int] | str]:
+        """The pieces of the text between two of its offsets."""
+        found: list[tuple[int, int] | str] = []
+        at = 0
+        for piece in self.pieces:
+            size = len(piece) if isinstance(piece, str) else piece[1] - piece[0]
+            low, high = max(start - at, 0), min(end - at, size)
+            if low < high:
+                found.append(piece[low:high] if isinstance(piece, str) else (piece[0] + low, piece[0] + high))
+            at += size
+        return found
+
+    @property
+    def changes(self) -> list[Change]:
+        """The edits as changes to the original (offsets into it), in order."""
+        changes: list[Change] = []
+        kept_to, added = 0, []
+        for piece in (*self.pieces, (len(self.original), len(self.original))):
+            if isinstance(piece, str):
+                added.append(piece)
+                continue
+            if piece[0] != kept_to or added:
+                changes.append((kept_to, piece[0], "".join(added)))
+            kept_to, added = piece[1], []
+        return changes
+
+
 def apply_edits(source: str, edits: Iterable[Edit]) -> str:
     """Apply non-overlapping edits; positions are 1-based, end-exclusive."""
-    starts = _offsets(source)
-    spans = sorted(((_offset(starts, e.start), _offset(starts, e.end), e.content) for e in edits), reverse=True)
-    result = source
-    previous_start = len(source) + 1
-    for start, end, content in spans:
-        if end > previous_start:
-            raise ValueError("overlapping edits")
-        result = result[:start] + content + result[end:]
-        previous_start = start
-    return result
+    return EditedText(source).edited(edits).text
+
+
+class UnwritableEditError(ValueError):
+    """The edited text cannot be written in the file's encoding with its other bytes kept."""
+
+
+def splice_bytes(data: bytes, original: str, changes: Iterable[Change], encoding: str) -> bytes:
+    """The bytes of the file ``data`` (``original`` decoded in ``encoding``) with ``changes``
+    made to its text: the text of each change encoded, every other byte as it was. Encoding
+    the whole text again would not do: cp932, cp950 and big5 read some characters from two
+    byte sequences and write them back as one. Raises :class:`UnwritableEditError` where the
+    result would not read back as the edited text."""
+    changes = sorted(changes)
+    bom = codecs.BOM_UTF8 if encoding == "utf-8-sig" else b""
+    codec = "utf-8" if bom else encoding  # a change after the BOM takes none of its own
+    body = data[len(bom) :]
+    byte_starts, char_starts = _offsets(body), _offsets(original)
+    unwritable = UnwritableEditError(f"cannot write it in {encoding} and keep the other bytes as they are")
+    if len(byte_starts) != len(char_starts):
+        raise unwritable
+
+    def byte_offset(char: int) -> int:
+        line = bisect.bisect_right(char_starts, char) - 1
+        column = char - char_starts[line]
+        if column == 0:
+            return byte_starts[line]
+        return byte_starts[line] + _byte_column(body[byte_starts[line] : byte_starts[line + 1]], column, codec)
+
+    try:
+        encoded = [(byte_offset(start), byte_offset(end), text.encode(codec)) for start, end, text in changes]
+    except UnicodeEncodeError:
+        raise UnwritableEditError(f"the new text has characters {encoding} cannot encode") from None
+    spliced = bom + _splice(body, encoded)
+    try:
+        if spliced.decode(encoding) == _splice(original, changes):
+            return spliced
+    except UnicodeDecodeError:
+        pass
+    raise unwritable
+
+
+def _byte_column(line: bytes, column: int, codec: str) -> int:
+    """Where the character at 0-based ``column`` (> 0) of ``line`` starts in its bytes."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    decoded = 0
+    for index in range(len(line)):
+        decoded += len(decoder.decode(line[index : index + 1]))
+        if decoded == column:
+            return index + 1
+    return len(line)
+
+
+def _splice(whole, changes):
+    """``whole`` (text, or bytes) with each of the sorted, apart ``(start, end, replacement)``."""
+    parts, kept_from = [], 0
+    for start, end, replacement in changes:
+        parts += [whole[kept_from:start], replacement]
+        kept_from = end
+    parts.append(whole[kept_from:])
+    return whole[:0].join(parts)
 
 
 def select_fixes(diagnostics: Iterable[Diagnostic], unsafe: bool) -> list[Diagnostic]:
@@ -92,43 +205,120 @@ def parses(source: str) -> bool:
     return True
 
 
-def write_atomically(path: Path, text: str, encoding: str, expected: bytes) -> None:
-    """Replace ``path`` with ``text`` unless it no longer holds ``expected``.
+def write_atomically(path: Path, data: bytes, expected: bytes) -> None:
+    """Put ``data`` in the file at ``path`` (see :func:`replace_file`) unless it no longer holds ``expected``.
 
-    The new text goes to a temporary file of a short random name in the same folder
-    (any file name fits), with the file's mode. Right before the rename the file is
-    read and stat'ed again: if its bytes, size, mtime, inode or mode changed since the
-    first look, nothing is written (:class:`StaleFileError`). A file its owner may not
-    write (no ``S_IWUSR``) is never replaced, not even by root (:class:`ReadOnlyFileError`).
-    On any failure the temporary file is removed and the file is left as it was.
+    Right before the write the file is read and stat'ed again: if its bytes, size, mtime,
+    inode or mode changed since the first look, nothing is written (:class:`StaleFileError`).
+    A file its owner may not write (no ``S_IWUSR``) is never written, not even by root
+    (:class:`ReadOnlyFileError`).
     """
     before = os.stat(path)
     if path.read_bytes() != expected:
         raise StaleFileError(str(path))
     if not before.st_mode & stat.S_IWUSR:
         raise ReadOnlyFileError(errno.EACCES, "read-only file (no write permission for its owner), left unchanged", str(path))
-    data = text.encode(encoding)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".a2alint-", suffix=".tmp")
-    replaced = False
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, stat.S_IMODE(before.st_mode))
-        # The last look: the bytes, then the stat (an edit saved after the read shows in it).
+
+    def last_look() -> None:
+        # The bytes, then the stat (an edit saved after the read shows in it).
         if path.read_bytes() != expected or _identity(os.stat(path)) != _identity(before):
             raise StaleFileError(str(path))
-        os.replace(temporary, path)
-        replaced = True
-    finally:
-        if not replaced:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
+
+    replace_file(path, data, last_look)
 
 
 class ReadOnlyFileError(PermissionError):
     """The file has no write permission for its owner: a fix must not replace it."""
+
+
+def replace_file(path: Path, data: bytes, last_look: Callable[[], None] = lambda: None) -> None:
+    """Put ``data`` in the file at ``path``, or at the end of its symbolic links (which stay).
+
+    The data goes to a temporary file of a short unique name in the same folder (any file
+    name fits; writers at the same time never share one), which is given what the file has
+    (owner and group, mode, extended attributes) and renamed over it. Where that would lose
+    something (the file has other hard links; or an owner or attribute the temporary file
+    cannot be given, as a user other than root cannot give a file away) the file is written
+    in place instead. ``last_look()`` runs right before the rename or the write, and may
+    raise to stop it. On any failure the temporary file is removed and the file is left as
+    it was (unless written in place when it failed).
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        before: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        before = None
+    if before is not None and before.st_nlink > 1:
+        last_look()
+        _write_in_place(target, data, before)
+        return
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".a2alint-", suffix=".tmp")
+    renamed = False
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            same = _take_on(stream.fileno(), target, before)
+            os.fsync(stream.fileno())
+        last_look()
+        if same:
+            os.replace(temporary, target)
+            renamed = True
+        else:
+            _write_in_place(target, data, before)
+    finally:
+        if not renamed:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+
+
+def _take_on(handle: int, original: Path, status: os.stat_result | None) -> bool:
+    """Give the open temporary file what the file at ``original`` has: its owner and group,
+    then its mode (setuid and setgid bits too, the owner being the same), then its extended
+    attributes. False if one of them cannot be given. A new file gets the mode a file
+    created by ``open`` would."""
+    if status is None:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(handle, 0o666 & ~mask)
+        return True
+    try:
+        current = os.fstat(handle)
+        if (current.st_uid, current.st_gid) != (status.st_uid, status.st_gid):
+            os.fchown(handle, status.st_uid, status.st_gid)
+        os.fchmod(handle, stat.S_IMODE(status.st_mode))
+        _copy_attributes(original, handle)
+    except OSError:
+        return False
+    return True
+
+
+def _copy_attributes(source: Path, handle: int) -> None:
+    """Copy the extended attributes of ``source`` (``user.*``, ACLs...) to the open file; a
+    platform or filesystem without them has none to copy."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(source)
+    except OSError as error:
+        if error.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):
+            return
+        raise
+    for name in names:
+        os.setxattr(handle, name, os.getxattr(source, name))
+
+
+def _write_in_place(target: Path, data: bytes, status: os.stat_result) -> None:
+    """Overwrite the file itself, which keeps all it has and every hard link to it; not
+    atomic (a crash in the middle leaves it half written), so only where a rename would lose
+    something. The file opened must be the one ``status`` describes."""
+    with open(target, "r+b") as stream:
+        if _identity(os.fstat(stream.fileno())) != _identity(status):
+            raise StaleFileError(str(target))
+        stream.write(data)
+        stream.truncate()
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def _identity(status: os.stat_result) -> tuple[int, ...]:

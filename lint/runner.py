@@ -29,7 +29,7 @@ from a2alint import apimodel
 from a2alint.config import Layer, Overrides, Settings
 from a2alint.control import TooComplex, budget
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
-from a2alint.fixes import apply_edits, parses, rendered, select_fixes, split_lines
+from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.paths import resolved
@@ -66,6 +66,7 @@ class FileResult:
     errors: list[str] = field(default_factory=list)
     original: str | None = None
     fixed: str | None = None  # the text after fixes, when they changed it
+    changes: list[Change] = field(default_factory=list)  # the fixes, as changes to ``original``
     encoding: str = "utf-8"
     data: bytes = b""
     fixes_applied: int = 0
@@ -256,20 +257,20 @@ class Linter:
         )
 
     def _fix(self, result: FileResult, path: Path, settings: Settings, enabled: frozenset[str], unsafe: bool, analysis: Analysis) -> None:
-        text = result.original or ""
+        edited = EditedText(result.original or "")
         diagnostics = result.diagnostics
         for _ in range(MAX_FIX_PASSES):
             chosen = select_fixes(diagnostics, unsafe)
             if not chosen:
                 break
-            candidate = apply_edits(text, [edit for d in chosen for edit in d.fix.edits])  # type: ignore[union-attr]
-            if candidate == text or not parses(candidate):
+            candidate = edited.edited([edit for d in chosen for edit in d.fix.edits])  # type: ignore[union-attr]
+            if candidate.text == edited.text or not parses(candidate.text):
                 break
-            text = candidate
+            edited = candidate
             result.fixes_applied += len(chosen)
-            diagnostics, result.errors = self.lint_text(text, result.display, settings, enabled, analysis, path)
-        if text != result.original:
-            result.fixed = text
+            diagnostics, result.errors = self.lint_text(edited.text, result.display, settings, enabled, analysis, path)
+        if edited.text != result.original:
+            result.fixed, result.changes = edited.text, edited.changes
             result.diagnostics = diagnostics
 
     # -- source text --

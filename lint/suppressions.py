@@ -13,7 +13,8 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from a2alint.fixes import split_lines
+from a2alint.diagnostics import Edit, Position
+from a2alint.fixes import EditedText, split_lines
 
 SKIP_FILE = re.compile(rb"^[ \t\f]*#[ \t]*a2alint:[ \t]*skip-file\b", re.MULTILINE)
 _NOQA = re.compile(
@@ -95,19 +96,22 @@ def find_noqa(source: str) -> dict[int, Noqa]:
 NOT_SUPPRESSIBLE = frozenset({"AC000", "AC001"})
 
 
-def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[str, int, list[tuple[int, str]]]:
+def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[EditedText, int, list[tuple[int, str]]]:
     """``source`` with ``# noqa: CODE`` at the end of each line of ``codes_by_line`` (an
     existing ``# noqa: ...`` there is extended); how many codes were added, and the lines
-    left alone with why. Only comments are added: no other byte changes."""
+    left alone with why. Only comments are added: no other byte changes, not even the
+    whitespace a line ends in, which the comment follows (two characters of whitespace, at
+    least, apart from the code: the line's own count)."""
     lines = split_lines(source)
     try:
         open_ends = _open_line_ends(source, lines)
     except (tokenize.TokenError, SyntaxError, ValueError):
         why = "this Python's tokenizer cannot read the file, so comments cannot be placed safely"
-        return source, 0, [(line, why) for line in sorted(codes_by_line)]
+        return EditedText(source), 0, [(line, why) for line in sorted(codes_by_line)]
     existing = find_noqa(source)
     added = 0
     skipped = []
+    comments = []
     for number, wanted in sorted(codes_by_line.items()):
         noqa = existing.get(number)
         if not 1 <= number <= len(lines) or (noqa is not None and noqa.codes is None):
@@ -116,18 +120,18 @@ def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[str, int,
         codes = ", ".join(sorted(new))
         if not new:
             continue
-        line = lines[number - 1]
         if noqa is not None:  # extend it, after its last code
-            at = noqa.end_column - 1
-            lines[number - 1] = f"{line[:at]}, {codes}{line[at:]}"
+            at, comment = noqa.end_column, f", {codes}"
         elif number in open_ends:
             skipped.append((number, "the line ends inside a string or continues on the next one; add the comment by hand"))
             continue
         else:
-            body = line.rstrip("\r\n")
-            lines[number - 1] = body.rstrip(" \t") + f"  # noqa: {codes}" + line[len(body):]
+            body = lines[number - 1].rstrip("\r\n")
+            trailing = len(body) - len(body.rstrip(" \t"))
+            at, comment = len(body) + 1, " " * max(2 - trailing, 0) + f"# noqa: {codes}"
+        comments.append(Edit(Position(number, at), Position(number, at), comment))
         added += len(new)
-    return "".join(lines), added, skipped
+    return EditedText(source).edited(comments), added, skipped
 
 
 def _open_line_ends(source: str, lines: list[str]) -> set[int]:

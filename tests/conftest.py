@@ -134,9 +134,9 @@ def edited_meanwhile(monkeypatch: pytest.MonkeyPatch):
     def arm(text: str) -> None:
         real = write_atomically
 
-        def edit_first(target, new_text, encoding, expected):
+        def edit_first(target, *arguments):
             target.write_text(text)
-            return real(target, new_text, encoding, expected)
+            return real(target, *arguments)
 
         monkeypatch.setattr(cli_module, "write_atomically", edit_first)
 
@@ -154,6 +154,8 @@ class PrintIsPreview(Rule):
     severity = "warning"
     preview = True
     requires_a2a = False
+    #: The name its fix calls instead.
+    replacement = "log"
 
     def check(self, model) -> None:
         rule = self
@@ -161,7 +163,7 @@ class PrintIsPreview(Rule):
         class Visitor(cst.CSTVisitor):
             def visit_Call(self, node: cst.Call) -> None:
                 if isinstance(node.func, cst.Name) and node.func.value == "print":
-                    fix = Replace(node.func, cst.Name("log"), "unsafe", "call log instead")
+                    fix = Replace(node.func, cst.Name(rule.replacement), "unsafe", "call log instead")
                     rule.report(node, "print called", suggestion="call log", fix=fix)
 
         model.module.visit(Visitor())

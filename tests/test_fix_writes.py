@@ -73,7 +73,7 @@ def test_add_noqa_keeps_an_edit_saved_between_the_last_check_and_the_rename(proj
 def test_write_atomically_refuses_a_file_that_changed_and_removes_its_temporary(tmp_path):
     path = write(tmp_path / "bad.py")
     with pytest.raises(StaleFileError):
-        write_atomically(path, FIXED, "utf-8", b"something else")
+        write_atomically(path, FIXED.encode(), b"something else")
     assert path.read_text() == FIXABLE and _others(tmp_path, "bad.py") == []
 
 
@@ -109,7 +109,7 @@ def test_temporary_file_has_a_short_name_in_the_same_folder(tmp_path, monkeypatc
 
     monkeypatch.setattr(fixes.os, "replace", replace)
     path = write(tmp_path / LONG)
-    write_atomically(path, FIXED, "utf-8", path.read_bytes())
+    write_atomically(path, FIXED.encode(), path.read_bytes())
     assert path.read_text() == FIXED
     [temporary] = seen
     assert temporary.parent == tmp_path and len(temporary.name.encode()) < 40
@@ -141,7 +141,7 @@ def test_write_atomically_refuses_a_read_only_file(tmp_path):
     path = write(tmp_path / "bad.py")
     path.chmod(0o444)
     with pytest.raises(PermissionError, match="read-only"):
-        write_atomically(path, FIXED, "utf-8", path.read_bytes())
+        write_atomically(path, FIXED.encode(), path.read_bytes())
     assert path.read_text() == FIXABLE and _others(tmp_path, "bad.py") == []
 
 

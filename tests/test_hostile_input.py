@@ -285,10 +285,10 @@ def test_an_engine_crash_on_one_file_is_reported_without_a_traceback(project, ch
 def test_a_fix_that_fails_half_way_writes_nothing(project, check, monkeypatch):
     path = write(project / "bad.py", FIXABLE)
 
-    def overlapping(source, edits):
+    def overlapping(edited, edits):
         raise ValueError("overlapping edits")
 
-    monkeypatch.setattr(a2alint.runner, "apply_edits", overlapping)
+    monkeypatch.setattr(a2alint.runner.EditedText, "edited", overlapping)
     run = check("--no-cache", "--fix", "bad.py")
     assert path.read_text() == FIXABLE
     assert run.exit_code == 2 and "internal error on bad.py: ValueError: overlapping edits" in run.stderr
