@@ -41,7 +41,7 @@ def test_extend_chains_and_the_selection_of_each_file_is_a_layer(project, check)
     write(project / "a2alint.toml", 'extend = "b.toml"\nextend-select = ["AC107"]\n')
     write(project / "bad.py", UNFIXABLE)
     run = check("--no-cache", "--show-settings", "bad.py")
-    assert 'enabled = ["AC000", "AC107", "AC201", "AC202"]' in run.stdout  # AC108 fell to b's ignore
+    assert 'enabled = ["AC000", "AC002", "AC107", "AC201", "AC202"]' in run.stdout  # AC108 fell to b's ignore
 
 
 def test_extending_a_pyproject_takes_its_tool_table(project, check):
