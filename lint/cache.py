@@ -1,6 +1,7 @@
 """What a run can reuse: each file's facts and each file's findings, keyed by content.
 
-Entries live in ``.a2alint_cache/`` (with a ``.gitignore`` inside, like ruff's):
+Entries live in the project's ``.a2alint_cache/`` (with a ``.gitignore`` inside, like
+ruff's), or where ``--cache-dir`` or ``$A2ALINT_CACHE_DIR`` say:
 
 - *facts*: the model of a module (its facts without the syntax tree), keyed by the file's
   bytes, path and settings: what another module's analysis asks of it when the file is
@@ -30,11 +31,31 @@ from dataclasses import replace
 from pathlib import Path
 
 from a2alint import __version__
+from a2alint.config import ConfigError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
 
 CACHE_DIR = ".a2alint_cache"
+#: Overrides where the cache lives (``--cache-dir`` overrides it in turn).
+CACHE_DIR_VARIABLE = "A2ALINT_CACHE_DIR"
 #: Larger entries are not read back (a forged or corrupt one could be anything).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
+#: What marks the cache's folder as a2alint's (``clean`` removes no other).
+GITIGNORE = "# Created by a2alint\n*\n"
+
+def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
+    """Where the cache of a run from ``resolver.cwd`` lives: ``given`` (``--cache-dir``),
+    else ``$A2ALINT_CACHE_DIR``, else ``.a2alint_cache`` at the project root (the folder of
+    the config file in use, else the current one), so that a run from a subfolder shares
+    the project's cache instead of starting one of its own."""
+    chosen = given or os.environ.get(CACHE_DIR_VARIABLE)
+    if chosen:
+        return Path(os.path.abspath(resolver.cwd / chosen))
+    try:
+        settings = resolver.for_path(resolver.cwd)
+    except ConfigError:  # reported by the run itself; the cache stays where it runs
+        return resolver.cwd / CACHE_DIR
+    return (settings.root if settings.config_path is not None else resolver.cwd) / CACHE_DIR
+
 
 
 def _secret() -> bytes | None:
@@ -66,11 +87,13 @@ def _secret() -> bytes | None:
 
 
 class Cache:
-    """The cache under ``root``; ``remember``: how many modules' facts to keep in memory
-    as well, for a process that runs again and again (the language server)."""
+    """The cache in ``folder`` (see :func:`cache_folder`); ``remember``: how many modules'
+    facts to keep in memory as well, for a process that runs again and again (the
+    language server)."""
 
-    def __init__(self, root: Path, remember: int = 0) -> None:
-        self.directory = root / CACHE_DIR / __version__
+    def __init__(self, folder: Path, remember: int = 0) -> None:
+        self.folder = folder
+        self.directory = folder / __version__
         self.usable = True
         self._key: bytes | None = None
         self.remember = remember
@@ -133,10 +156,9 @@ class Cache:
             self.usable = False  # a read-only tree: lint on without caching
 
     def _prepare(self, folder: Path) -> None:
-        top = self.directory.parent
-        if not top.exists():
-            top.mkdir(parents=True, exist_ok=True)
-            (top / ".gitignore").write_text("# Created by a2alint\n*\n", encoding="utf-8")
+        if not self.folder.exists():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            (self.folder / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
         folder.mkdir(parents=True, exist_ok=True)
 
     # -- findings --
@@ -211,10 +233,16 @@ def _load(entry: dict) -> Diagnostic:
     return diagnostic
 
 
-def clean(root: Path) -> bool:
-    """Remove the cache under ``root``; whether there was one."""
-    folder = root / CACHE_DIR
+def clean(folder: Path) -> bool:
+    """Remove the cache ``folder``; whether there was one. ValueError for a folder the
+    cache did not make (without its ``.gitignore``): ``--cache-dir`` may name any folder."""
     if not folder.exists():
         return False
+    try:
+        marked = (folder / ".gitignore").read_text(encoding="utf-8") == GITIGNORE
+    except (OSError, UnicodeDecodeError):
+        marked = False
+    if not marked:
+        raise ValueError(f"{folder} is not a cache a2alint made (it has no .gitignore of a2alint's): not removed")
     shutil.rmtree(folder, ignore_errors=True)
     return True
