@@ -13,8 +13,10 @@ ruff's), or where ``--cache-dir`` or ``$A2ALINT_CACHE_DIR`` say:
 Every entry is signed with a secret kept outside the checked tree (in the user's cache
 folder), and one whose signature does not match is a miss: a cache committed to a
 repository, copied from another machine or edited by hand is never trusted, and facts
-are only unpickled once signed. Writes are atomic, so two runs can share the cache; an
-entry that cannot be read back is a miss, never an error.
+are only unpickled once signed. Entries are read only from regular files of a bounded
+size (never through a symbolic link, never from a FIFO or a device). Writes are atomic,
+so two runs can share the cache; an entry that cannot be read back is a miss, never an
+error.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import json
 import os
 import pickle
 import shutil
+import stat
 import tempfile
 from collections import OrderedDict
 from dataclasses import replace
@@ -57,23 +60,39 @@ def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
     return (settings.root if settings.config_path is not None else resolver.cwd) / CACHE_DIR
 
 
+def _read_regular(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes; never
+    through a symbolic link, never from a FIFO (it would block) or a device."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        handle = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(handle)
+        if stat.S_ISREG(info.st_mode) and info.st_size <= limit:
+            with os.fdopen(handle, "rb", closefd=False) as stream:
+                data = stream.read(limit + 1)  # it may have grown since
+            return data if len(data) <= limit else None
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+    return None
+
 
 def _secret() -> bytes | None:
     """The signing key of this user's caches, made on first use; None when it cannot be kept."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2alint"
     path = base / "cache-key"
-    try:
-        data = path.read_bytes()
-        if len(data) >= 32:
-            return data
-    except OSError:
-        pass
+    found = _read_key(path)
+    if found is not None:
+        return found
     try:
         base.mkdir(parents=True, exist_ok=True)
-        data = os.urandom(32)
         handle, temporary = tempfile.mkstemp(dir=base, prefix=".key-")
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            stream.write(os.urandom(32))
         os.chmod(temporary, 0o600)
         try:
             os.link(temporary, path)  # first writer wins; the others read its key
@@ -81,9 +100,14 @@ def _secret() -> bytes | None:
             pass
         finally:
             os.unlink(temporary)
-        return path.read_bytes()
     except OSError:
         return None
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> bytes | None:
+    data = _read_regular(path, 4096)
+    return data if data is not None and len(data) >= 32 else None
 
 
 class Cache:
@@ -122,29 +146,23 @@ class Cache:
         secret = self.secret
         if secret is None:
             return None
-        try:
-            path = self._path(key, kind)
-            if not path.is_file() or path.stat().st_size > MAX_ENTRY_BYTES:
-                return None
-            raw = path.read_bytes()
-        except OSError:
+        raw = _read_regular(self._path(key, kind), MAX_ENTRY_BYTES)
+        if raw is None:
             return None
         signature, payload = raw[:32], raw[32:]
-        expected = hmac.new(secret, key.encode() + b"\0" + kind.encode() + b"\0" + payload, hashlib.sha256).digest()
-        return payload if hmac.compare_digest(signature, expected) else None
+        return payload if hmac.compare_digest(signature, _signature(secret, key, kind, payload)) else None
 
     def _write(self, key: str, kind: str, payload: bytes) -> None:
         secret = self.secret
-        if secret is None:
+        if secret is None or len(payload) + 32 > MAX_ENTRY_BYTES:  # one that would not be read back
             return
         path = self._path(key, kind)
-        signature = hmac.new(secret, key.encode() + b"\0" + kind.encode() + b"\0" + payload, hashlib.sha256).digest()
         try:
             self._prepare(path.parent)
             handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             try:
                 with os.fdopen(handle, "wb") as stream:
-                    stream.write(signature + payload)
+                    stream.write(_signature(secret, key, kind, payload) + payload)
                 os.replace(temporary, path)
             except BaseException:
                 try:
@@ -215,6 +233,10 @@ class Cache:
                 self._remembered.popitem(last=False)
 
 
+def _signature(secret: bytes, key: str, kind: str, payload: bytes) -> bytes:
+    return hmac.new(secret, key.encode() + b"\0" + kind.encode() + b"\0" + payload, hashlib.sha256).digest()
+
+
 def _dump(diagnostic: Diagnostic) -> dict:
     """The JSON output form plus what it leaves out (the fix's description and the code
     flow, shown in SARIF)."""
@@ -238,11 +260,7 @@ def clean(folder: Path) -> bool:
     cache did not make (without its ``.gitignore``): ``--cache-dir`` may name any folder."""
     if not folder.exists():
         return False
-    try:
-        marked = (folder / ".gitignore").read_text(encoding="utf-8") == GITIGNORE
-    except (OSError, UnicodeDecodeError):
-        marked = False
-    if not marked:
+    if _read_regular(folder / ".gitignore", 4096) != GITIGNORE.encode():
         raise ValueError(f"{folder} is not a cache a2alint made (it has no .gitignore of a2alint's): not removed")
     shutil.rmtree(folder, ignore_errors=True)
     return True
