@@ -13,37 +13,50 @@ ruff's), or where ``--cache-dir`` or ``$A2ALINT_CACHE_DIR`` say:
 Every entry is signed with a secret kept outside the checked tree (in the user's cache
 folder), and one whose signature does not match is a miss: a cache committed to a
 repository, copied from another machine or edited by hand is never trusted, and facts
-are only unpickled once signed. Entries are read only from regular files of a bounded
-size (never through a symbolic link, never from a FIFO or a device). Writes are atomic,
-so two runs can share the cache; an entry that cannot be read back is a miss, never an
-error.
+are only unpickled once signed. Even a signed entry is checked before it is used
+(defence in depth: findings against the schema the engine writes, facts unpickled into
+the model's classes only), and entries are read only from regular files of a bounded
+size. Writes are atomic, so two runs can share the cache; an entry that cannot be read
+back is a miss, never an error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import os
 import pickle
+import re
 import shutil
 import stat
 import tempfile
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
+from typing import Mapping
 
-from a2alint import __version__
+from a2alint import __version__, model as facts_module
 from a2alint.config import ConfigError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
+from a2alint.runner import MAX_BYTES
 
 CACHE_DIR = ".a2alint_cache"
 #: Overrides where the cache lives (``--cache-dir`` overrides it in turn).
 CACHE_DIR_VARIABLE = "A2ALINT_CACHE_DIR"
 #: Larger entries are not read back (a forged or corrupt one could be anything).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
+#: The longest message, suggestion, label or path a findings entry may hold (the engine's
+#: are a few hundred characters).
+MAX_TEXT = 16 * 1024
 #: What marks the cache's folder as a2alint's (``clean`` removes no other).
 GITIGNORE = "# Created by a2alint\n*\n"
+#: Control characters (terminal escapes among them) never appear in what the engine says.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Nor in a fix's text, but for the line breaks, tabs and form feeds of source code.
+_CONTROL_IN_SOURCE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
 
 def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
     """Where the cache of a run from ``resolver.cwd`` lives: ``given`` (``--cache-dir``),
@@ -111,13 +124,14 @@ def _read_key(path: Path) -> bytes | None:
 
 
 class Cache:
-    """The cache in ``folder`` (see :func:`cache_folder`); ``remember``: how many modules'
-    facts to keep in memory as well, for a process that runs again and again (the
-    language server)."""
+    """The cache in ``folder`` (see :func:`cache_folder`), for a run that knows ``rules``;
+    ``remember``: how many modules' facts to keep in memory as well, for a process that
+    runs again and again (the language server)."""
 
-    def __init__(self, folder: Path, remember: int = 0) -> None:
+    def __init__(self, folder: Path, rules: Mapping[str, type], remember: int = 0) -> None:
         self.folder = folder
         self.directory = folder / __version__
+        self.rules = rules
         self.usable = True
         self._key: bytes | None = None
         self.remember = remember
@@ -129,6 +143,7 @@ class Cache:
             self._key = _secret()
             self.usable = self._key is not None
         return self._key
+
 
     @staticmethod
     def key(data: bytes, display: str, fingerprint: str) -> str:
@@ -189,8 +204,8 @@ class Cache:
             data = json.loads(payload)
             if not isinstance(data, dict) or data.get("depends") != depends or not isinstance(data.get("diagnostics"), list):
                 return None
-            return [_load(item) for item in data["diagnostics"]]
-        except (ValueError, KeyError, TypeError, AttributeError):
+            return [_load(item, self.rules) for item in data["diagnostics"]]
+        except (ValueError, RecursionError):
             return None
 
     def put(self, key: str, diagnostics: list[Diagnostic], depends: str = "") -> None:
@@ -211,8 +226,10 @@ class Cache:
         if payload is None:
             return None
         try:
-            model = pickle.loads(payload)  # signed with this user's key, or kept by this process
+            model = _FactsUnpickler(io.BytesIO(payload)).load()
         except Exception:
+            return None
+        if not isinstance(model, facts_module.ModuleModel):
             return None
         self._keep(key, model)
         return model
@@ -237,6 +254,19 @@ def _signature(secret: bytes, key: str, kind: str, payload: bytes) -> bytes:
     return hmac.new(secret, key.encode() + b"\0" + kind.encode() + b"\0" + payload, hashlib.sha256).digest()
 
 
+class _FactsUnpickler(pickle.Unpickler):
+    """Unpickles a module's facts and nothing else: the only names it resolves are the
+    classes of :mod:`a2alint.model`, so a payload, even signed, calls no function (none
+    that could run a command, allocate without bound or loop); what it builds is as
+    large as the payload, which is bounded."""
+
+    def find_class(self, module: str, name: str):
+        found = getattr(facts_module, name, None) if module == facts_module.__name__ else None
+        if isinstance(found, type) and found.__module__ == module:
+            return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not a class of a module's facts")
+
+
 def _dump(diagnostic: Diagnostic) -> dict:
     """The JSON output form plus what it leaves out (the fix's description and the code
     flow, shown in SARIF)."""
@@ -248,11 +278,75 @@ def _dump(diagnostic: Diagnostic) -> dict:
     return entry
 
 
-def _load(entry: dict) -> Diagnostic:
+def _load(entry: object, rules: Mapping[str, type]) -> Diagnostic:
+    """The diagnostic ``entry`` holds, if it is one :func:`_dump` writes for one of
+    ``rules``; ValueError otherwise (a wrong type, a field missing or unknown, a code,
+    name or severity no rule has, text too long or with control characters)."""
+    entry = _fields(entry, _DIAGNOSTIC, _DIAGNOSTIC_EXTRAS)
+    rule = rules.get(entry["code"])
+    if rule is None or (entry["rule"], entry["severity"]) != (rule.name, rule.severity):
+        raise ValueError(f"not a finding of a known rule: {entry['code']!r:.40}")
+    positions = [entry["line"], entry["column"], entry["end_line"], entry["end_column"]]
+    texts = [entry["path"], entry["message"], *([entry["suggestion"]] if entry["suggestion"] is not None else [])]
+    if entry["fix"] is not None:
+        fix = _fields(entry["fix"], ("applicability", "edits"))
+        if fix["applicability"] not in ("safe", "unsafe"):
+            raise ValueError("not a fix's applicability")
+        for edit in _list(fix["edits"]):
+            edit = _fields(edit, ("content", "location", "end_location"))
+            _text(edit["content"], MAX_BYTES, _CONTROL_IN_SOURCE)
+            for place in (edit["location"], edit["end_location"]):
+                positions += _fields(place, ("row", "column")).values()
+        texts += [entry["fix_description"]] if "fix_description" in entry else []
+    elif "fix_description" in entry:
+        raise ValueError("a fix's description without a fix")
+    for related in _list(entry["related"]):
+        related = _fields(related, ("path", "line", "column", "label"))
+        texts += [related["path"], related["label"]]
+        positions += [related["line"], related["column"]]
+    for value in positions:
+        _position(value)
+    for value in texts:
+        _text(value)
+    if any(type(step) is not int or not 0 <= step <= len(entry["related"]) for step in _list(entry.get("code_flow", []))):
+        raise ValueError("not a code flow through the related places")
     diagnostic = Diagnostic.from_json(entry)
-    if diagnostic.fix and entry.get("fix_description"):
-        diagnostic = replace(diagnostic, fix=replace(diagnostic.fix, description=str(entry["fix_description"])))
+    if diagnostic.fix is not None and "fix_description" in entry:
+        diagnostic = replace(diagnostic, fix=replace(diagnostic.fix, description=entry["fix_description"]))
     return diagnostic
+
+
+#: The fields of a findings entry: what ``Diagnostic.to_json`` writes, and what ``_dump`` adds.
+_DIAGNOSTIC = (
+    "path", "line", "column", "end_line", "end_column", "code", "rule", "severity", "message", "suggestion", "fix", "related",
+)
+_DIAGNOSTIC_EXTRAS = ("fix_description", "code_flow")
+
+
+def _fields(value: object, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+    """``value``, if it is an object with the ``required`` fields and no others than ``optional``."""
+    if not isinstance(value, dict) or not set(required) <= value.keys() <= {*required, *optional}:
+        raise ValueError(f"not an object with the fields {', '.join(required)}")
+    return value
+
+
+def _position(value: object) -> None:
+    """``value`` is a 1-based line or column: an integer (``True`` is not one)."""
+    if type(value) is not int or not 1 <= value < 2**31:
+        raise ValueError(f"not a line or column: {value!r:.40}")
+
+
+def _text(value: object, limit: int = MAX_TEXT, control: re.Pattern = _CONTROL) -> None:
+    """``value`` is text as the engine writes it: a string of at most ``limit``
+    characters, none of them ``control`` characters (a terminal escape, say)."""
+    if not isinstance(value, str) or len(value) > limit or control.search(value):
+        raise ValueError("not text the engine writes")
+
+
+def _list(value: object) -> list:
+    if not isinstance(value, list):
+        raise ValueError("not a list")
+    return value
 
 
 def clean(folder: Path) -> bool:

@@ -188,7 +188,7 @@ def check(
         _fail(str(error))
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
-    cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir))
+    cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir), registry)
     if (add_noqa_comments or write_baseline_file) and fix_mode:
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):

@@ -28,7 +28,7 @@ class Workspace:
 
     def __init__(self, linter: Linter, resolver: SettingsResolver, cache: Cache | None = None) -> None:
         self.linter, self.resolver = linter, resolver
-        self.cache = cache if cache is not None else Cache(cache_folder(resolver), remember=REMEMBERED_MODULES)
+        self.cache = cache if cache is not None else Cache(cache_folder(resolver), linter.registry, REMEMBERED_MODULES)
         #: The open documents' texts, by resolved path (set by the server as they change).
         self.buffers: dict[Path, str] = {}
         self._files: dict[Path, list[tuple[str, Path, Settings]]] = {}  # project root -> its files
