@@ -13,11 +13,11 @@ ruff's), or where ``--cache-dir`` or ``$A2ALINT_CACHE_DIR`` say:
 Every entry is signed with a secret kept outside the checked tree (in the user's cache
 folder), and one whose signature does not match is a miss: a cache committed to a
 repository, copied from another machine or edited by hand is never trusted, and facts
-are only unpickled once signed. Even a signed entry is checked before it is used
-(defence in depth: findings against the schema the engine writes, facts unpickled into
-the model's classes only), and entries are read only from regular files of a bounded
-size. Writes are atomic, so two runs can share the cache; an entry that cannot be read
-back is a miss, never an error.
+are only unpickled once signed; a cache folder git tracks is not used at all. Even a
+signed entry is checked before it is used (defence in depth: findings against the
+schema the engine writes, facts unpickled into the model's classes only), and entries
+are read only from regular files of a bounded size. Writes are atomic, so two runs can
+share the cache; an entry that cannot be read back is a miss, never an error.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ import pickle
 import re
 import shutil
 import stat
+import struct
+import sys
 import tempfile
 from collections import OrderedDict
 from dataclasses import replace
@@ -50,12 +52,16 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 #: The longest message, suggestion, label or path a findings entry may hold (the engine's
 #: are a few hundred characters).
 MAX_TEXT = 16 * 1024
+#: A larger git index is not read: the cache is then used, its entries still signed.
+MAX_INDEX_BYTES = 512 * 1024 * 1024
 #: What marks the cache's folder as a2alint's (``clean`` removes no other).
 GITIGNORE = "# Created by a2alint\n*\n"
 #: Control characters (terminal escapes among them) never appear in what the engine says.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: Nor in a fix's text, but for the line breaks, tabs and form feeds of source code.
 _CONTROL_IN_SOURCE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+#: The cache folders already warned about in this process (the server makes a cache per configuration).
+_WARNED: set[Path] = set()
 
 
 def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
@@ -139,11 +145,25 @@ class Cache:
 
     @property
     def secret(self) -> bytes | None:
+        """The key entries are signed with; None when the cache is not used (git tracks its
+        folder, or no key can be kept)."""
         if self._key is None and self.usable:
-            self._key = _secret()
+            self._key = None if self._tracked() else _secret()
             self.usable = self._key is not None
         return self._key
 
+    def _tracked(self) -> bool:
+        """Whether git tracks the folder: a cache that came with the repository is not
+        this user's, and writing to it would change tracked files. Said once."""
+        tracked = tracked_in_git(self.folder)
+        if tracked is not None and self.folder not in _WARNED:
+            _WARNED.add(self.folder)
+            print(
+                f"a2alint: warning: the cache folder {self.folder} is tracked by git; running without the cache "
+                f"(untrack it with: git rm -r --cached {tracked})",
+                file=sys.stderr,
+            )
+        return tracked is not None
 
     @staticmethod
     def key(data: bytes, display: str, fingerprint: str) -> str:
@@ -347,6 +367,157 @@ def _list(value: object) -> list:
     if not isinstance(value, list):
         raise ValueError("not a list")
     return value
+
+
+# -- git --
+def tracked_in_git(folder: Path) -> str | None:
+    """``folder``'s path in the git work tree that holds it, if git tracks it or anything
+    in it; read from the work tree's index (git is not run). None when no index says so,
+    or none can be read."""
+    try:
+        found = _work_tree(folder)
+        if found is None:
+            return None
+        relative, git_dir = found
+        name = b"" if relative == "." else relative.encode("utf-8", "surrogateescape")
+        # A split index keeps most entries in a shared index beside it, named in its
+        # ``link`` extension: with no shared index there, no extension needs reading.
+        links = any(git_dir.glob("sharedindex.*"))
+        index, deleted = _read_regular(git_dir / "index", MAX_INDEX_BYTES), b""
+        while index is not None:
+            tracks, shared = _index_tracks(index, name, links, deleted)
+            if tracks:
+                return relative
+            if shared is None:
+                break
+            (file_name, deleted), links = shared, False  # a shared index is not split again
+            index = _read_regular(git_dir / file_name, MAX_INDEX_BYTES)
+    except (OSError, ValueError, IndexError, struct.error):  # not an index git would read
+        pass
+    return None
+
+
+def _work_tree(folder: Path) -> tuple[str, Path] | None:
+    """``folder``'s path in the nearest git work tree above it (``/``-separated) and that
+    work tree's git directory (``.git``, or where a ``.git`` file points: a linked work
+    tree's, a submodule's)."""
+    for top in (folder, *folder.parents):
+        git_dir = top / ".git"
+        if git_dir.is_file():
+            pointer = (_read_regular(git_dir, 4096) or b"").decode("utf-8", "surrogateescape")
+            if not pointer.startswith("gitdir:"):
+                return None
+            git_dir = top / pointer[len("gitdir:") :].strip()
+        elif not git_dir.is_dir():
+            continue
+        return folder.relative_to(top).as_posix(), git_dir
+    return None
+
+
+#: What a split index says of its shared index: its file name, and the bitmap of its entries deleted.
+SharedIndex = tuple[str, bytes]
+
+
+def _index_tracks(index: bytes, name: bytes, links: bool, deleted: bytes) -> tuple[bool, SharedIndex | None]:
+    """Whether a git index (format 2, 3 or 4: gitformat-index(5)) has an entry at ``name``
+    or under it, but for the entries ``deleted`` marks; and, when ``links``, what its
+    ``link`` extension says of the shared index it was split from. ValueError when it is
+    not such an index. Object names may be SHA-1 or SHA-256: the size that keeps every
+    entry's recorded name length true is the one the index uses."""
+    signature, version, count = struct.unpack_from(">4sII", index)
+    if signature != b"DIRC" or version not in (2, 3, 4):
+        raise ValueError("not a git index")
+    # Formats 2 and 3 store each path whole: with neither the folder's path nor a sparse
+    # index's extension (whose folder entries may hold it) in the bytes, no entry is there.
+    if version < 4 and not links and name not in index and b"sdir" not in index:
+        return False, None
+    for hash_size in (20, 32):
+        try:
+            return _scan_index(index, version, count, hash_size, name, links, deleted)
+        except (ValueError, IndexError, struct.error):
+            continue
+    raise ValueError("not a git index")
+
+
+def _scan_index(
+    index: bytes, version: int, count: int, hash_size: int, name: bytes, links: bool, deleted: bytes
+) -> tuple[bool, SharedIndex | None]:
+    """:func:`_index_tracks`, for object names of ``hash_size`` bytes. Entries are sorted
+    by path, bytewise, so the paths that begin with ``name`` are all in one run: past it,
+    without extensions to read, there is nothing more to find."""
+    inside = name + b"/" if name else b""
+    position, path = 12, b""
+    for number in range(count):
+        start = position
+        flags = index[start + 40 + hash_size] << 8 | index[start + 41 + hash_size]  # after the stat data and object name
+        position = start + 42 + hash_size + (2 if version >= 3 and flags & 0x4000 else 0)
+        if version == 4:  # the previous path, cut by a number of bytes at its end, then the rest
+            cut, position = (index[position], position + 1) if index[position] < 0x80 else _varint(index, position)
+            end = index.index(b"\0", position)
+            if cut > len(path):
+                raise ValueError("bad path compression")
+            path = path[: len(path) - cut] + index[position:end]
+            position = end + 1
+        else:  # the path, then 1 to 8 NULs to a multiple of 8 bytes
+            end = index.index(b"\0", position)
+            path = index[position:end]
+            position = start + (end - start + 8) // 8 * 8
+        if flags & 0xFFF != len(path) and flags & 0xFFF != 0xFFF:  # 0xFFF: that long or longer
+            raise ValueError("an entry's name length is not its own")
+        if number >> 3 < len(deleted) and deleted[number >> 3] >> (number & 7) & 1:
+            continue
+        if path.startswith(name):
+            if len(path) == len(name) or path.startswith(inside):  # the folder itself (a link, say), or in it
+                return True, None
+        elif path > name:
+            if not links:
+                return False, None
+        elif path.endswith(b"/") and inside.startswith(path):  # a sparse index's folder that holds it
+            return True, None
+    while links and position + 8 <= len(index) - hash_size:  # the extensions, then the checksum
+        signature, size = struct.unpack_from(">4sI", index, position)
+        if signature == b"link":  # the shared index's object name, then its delete bitmap
+            shared = index[position + 8 : position + 8 + hash_size]
+            return False, (f"sharedindex.{shared.hex()}", _ewah_bits(index, position + 8 + hash_size))
+        position += 8 + size
+    return False, None
+
+
+def _varint(data: bytes, position: int) -> tuple[int, int]:
+    """Git's offset encoding (varint.c): the value and where the bytes after it start."""
+    byte = data[position]
+    value = byte & 0x7F
+    while byte & 0x80:
+        position += 1
+        byte = data[position]
+        value = ((value + 1) << 7) | (byte & 0x7F)
+    return value, position + 1
+
+
+def _ewah_bits(data: bytes, position: int) -> bytes:
+    """Git's EWAH bitmap at ``position`` (ewah/ewah_io.c) as a plain one, bit ``n`` in bit
+    ``n % 8`` of byte ``n // 8``. It holds its size in bits and in 64-bit words, then the
+    words: each marker word says how many words of one bit follow (bits 1 to 32; the bit
+    in bit 0) and how many literal words after them (bits 33 to 63)."""
+    bits, words = struct.unpack_from(">II", data, position)
+    if bits > MAX_INDEX_BYTES // 62:  # more than a shared index within the bound has entries
+        raise ValueError("not a delete bitmap")
+    values = struct.unpack_from(f">{words}Q", data, position + 8)
+    bitmap = bytearray((bits + 63) // 64 * 8)
+    byte = item = 0
+    while item < words and byte < len(bitmap):
+        marker = values[item]
+        run, literals = (marker >> 1) & 0xFFFFFFFF, marker >> 33
+        end = min(byte + 8 * run, len(bitmap))
+        if marker & 1:
+            bitmap[byte:end] = b"\xff" * (end - byte)
+        byte = end
+        for word in values[item + 1 : item + 1 + literals]:
+            end = min(byte + 8, len(bitmap))
+            bitmap[byte:end] = word.to_bytes(8, "little")[: end - byte]
+            byte = end
+        item += 1 + literals
+    return bytes(bitmap)
 
 
 def clean(folder: Path) -> bool:

@@ -1,18 +1,24 @@
-"""Where the cache lives: the project root, ``--cache-dir``, ``$A2ALINT_CACHE_DIR``."""
+"""Where the cache lives (the project root, ``--cache-dir``, ``$A2ALINT_CACHE_DIR``) and
+when it is not used at all: when git tracks it, as the work tree's index tells."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import struct
+import subprocess
 from pathlib import Path
 
 import pytest
 
 import a2alint.runner as runner_module
-from a2alint.cache import CACHE_DIR_VARIABLE
+from a2alint.cache import CACHE_DIR_VARIABLE, tracked_in_git
 from a2alint.config import SettingsResolver
 from a2alint.registry import load_rules
 from a2alint.runner import Linter
 from a2alint.workspace import Workspace
 from conftest import FIXABLE, write
+from test_cache_entries import parsed  # noqa: F401  (a fixture)
 
 CONFIG = '[tool.a2alint]\nselect = ["AC107"]\n'
 
@@ -107,3 +113,125 @@ def test_the_language_server_places_its_cache_by_the_same_rule(configured, monke
     monkeypatch.setenv(CACHE_DIR_VARIABLE, str(tmp_path / "variable-cache"))
     workspace = Workspace(Linter(registry), SettingsResolver(registry, cwd=configured / "src"))
     assert workspace.cache.directory.parent == tmp_path / "variable-cache"
+
+
+# --- a cache git tracks ---------------------------------------------------------------------------
+
+requires_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(folder: Path, *args: str) -> str:
+    environment = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, env=environment, check=True)
+    return done.stdout
+
+
+def _index_version(repository: Path) -> int:
+    return struct.unpack(">4sI", (repository / ".git" / "index").read_bytes()[:8])[1]
+
+
+@pytest.fixture
+def repository(project: Path) -> Path:
+    """A git work tree with ``bad.py`` committed and its cache made (and ignored, as it is)."""
+    git(project, "init", "-q")
+    write(project / "bad.py", FIXABLE)
+    git(project, "add", "bad.py")
+    return project
+
+
+def _commit_the_cache(repository: Path, check) -> None:
+    check("bad.py")
+    git(repository, "add", "--force", ".a2alint_cache")
+
+
+@requires_git
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_a_cache_git_tracks_is_not_used_and_said_once(repository, check, parsed, version):
+    _commit_the_cache(repository, check)
+    if version == 3:  # git writes format 3 only for entries with extended flags
+        git(repository, "update-index", "--skip-worktree", "bad.py")
+    git(repository, "update-index", "--index-version", str(version))
+    assert _index_version(repository) == version
+    before = {path: path.stat().st_mtime_ns for path in _findings_in(repository / ".a2alint_cache")}
+    parsed.clear()
+    run = check("--format", "json", "bad.py")
+    assert run.codes() == ["AC107"]
+    assert parsed == ["bad.py"], "the tracked cache was read"
+    assert run.stderr.count("is tracked by git") == 1
+    assert "git rm -r --cached .a2alint_cache" in run.stderr
+    assert {path: path.stat().st_mtime_ns for path in _findings_in(repository / ".a2alint_cache")} == before
+
+
+@requires_git
+@pytest.mark.parametrize("version", ["2", "4"])
+def test_a_cache_tracked_in_a_split_index_is_seen(repository, check, version):
+    """A split index keeps most entries in a shared index file beside it."""
+    _commit_the_cache(repository, check)
+    git(repository, "update-index", "--index-version", version)
+    git(repository, "update-index", "--split-index")
+    (shared,) = (repository / ".git").glob("sharedindex.*")
+    assert tracked_in_git(repository / ".a2alint_cache") == ".a2alint_cache"
+    # untracked as the warning says: the shared index keeps the entries, marked deleted
+    git(repository, "-c", "splitIndex.maxPercentChange=100", "rm", "-r", "-q", "--cached", ".a2alint_cache")
+    assert shared.exists() and "a2alint_cache" not in git(repository, "ls-files")
+    assert tracked_in_git(repository / ".a2alint_cache") is None
+
+
+@requires_git
+def test_a_cache_tracked_in_a_sha256_repository_is_seen(project, check):
+    try:
+        git(project, "init", "-q", "--object-format=sha256")
+    except subprocess.CalledProcessError:
+        pytest.skip("this git makes no SHA-256 repositories")
+    write(project / "bad.py", FIXABLE)
+    _commit_the_cache(project, check)
+    assert tracked_in_git(project / ".a2alint_cache") == ".a2alint_cache"
+
+
+@requires_git
+def test_a_cache_tracked_in_a_linked_work_tree_or_a_subfolder_is_seen(repository, check, monkeypatch, tmp_path):
+    write(repository / "sub" / "bad.py", FIXABLE)
+    monkeypatch.chdir(repository / "sub")
+    check("bad.py")
+    git(repository, "add", "--force", "sub")
+    git(repository, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "cache")
+    assert tracked_in_git(repository / "sub" / ".a2alint_cache") == "sub/.a2alint_cache"
+    git(repository, "worktree", "add", "-q", str(tmp_path / "linked"))
+    assert (tmp_path / "linked" / ".git").is_file()
+    assert tracked_in_git(tmp_path / "linked" / "sub" / ".a2alint_cache") == "sub/.a2alint_cache"
+
+
+@requires_git
+def test_a_cache_in_a_folder_a_sparse_index_leaves_out_is_tracked(repository):
+    """A sparse index keeps one entry for a folder outside the checkout: ``sub/``."""
+    write(repository / "sub" / ".a2alint_cache" / "entry", "x\n")
+    git(repository, "add", "--force", "sub")
+    git(repository, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "cache")
+    git(repository, "sparse-checkout", "set", "--cone", "--sparse-index", "elsewhere")
+    assert "sub/" in git(repository, "ls-files", "--sparse").split()
+    assert tracked_in_git(repository / "sub" / ".a2alint_cache") == "sub/.a2alint_cache"
+    assert tracked_in_git(repository / ".a2alint_cache") is None
+
+
+@requires_git
+@pytest.mark.parametrize("version", ["2", "4"])
+def test_an_untracked_cache_and_lookalike_paths_are_used(repository, check, parsed, version):
+    """Tracked paths that only begin like the cache's, or a cache folder in a subfolder,
+    are not the cache in use."""
+    write(repository / ".a2alint_cache_notes.txt", "x\n")
+    write(repository / "docs" / ".a2alint_cache" / "x.txt", "x\n")
+    git(repository, "add", "--force", ".a2alint_cache_notes.txt", "docs")
+    git(repository, "update-index", "--index-version", version)
+    check("bad.py")
+    run = check("--format", "json", "bad.py")
+    assert run.codes() == ["AC107"] and "tracked" not in run.stderr
+    assert parsed == ["bad.py"], "the second run was not served from the cache"
+
+
+def test_a_damaged_index_is_not_a_crash(project, check):
+    (project / ".git").mkdir()
+    write(project / "bad.py", FIXABLE)
+    for damage in (b"DIRC\x00\x00\x00\x02\xff\xff\xff\xff" + b"\x00" * 100, b"DIRC", b"not an index" * 100):
+        (project / ".git" / "index").write_bytes(damage)
+        assert check("bad.py").exit_code == 1
+        assert tracked_in_git(project / ".a2alint_cache") is None
