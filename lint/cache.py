@@ -303,7 +303,7 @@ def _load(entry: object, rules: Mapping[str, type]) -> Diagnostic:
     ``rules``; ValueError otherwise (a wrong type, a field missing or unknown, a code,
     name or severity no rule has, text too long or with control characters)."""
     entry = _fields(entry, _DIAGNOSTIC, _DIAGNOSTIC_EXTRAS)
-    rule = rules.get(entry["code"])
+    rule = rules.get(entry["code"]) if isinstance(entry["code"], str) else None
     if rule is None or (entry["rule"], entry["severity"]) != (rule.name, rule.severity):
         raise ValueError(f"not a finding of a known rule: {entry['code']!r:.40}")
     positions = [entry["line"], entry["column"], entry["end_line"], entry["end_column"]]

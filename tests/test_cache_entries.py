@@ -59,6 +59,7 @@ MALFORMED = {
     "line zero": _set("line", 0),
     "column as a float": _set("column", 27.0),
     "unknown code": _set("code", "AC999"),
+    "code as a list": _set("code", ["AC107"]),
     "unknown severity": _set("severity", "fatal"),
     "another rule's name": _set("rule", "made-up-name"),
     "message missing": lambda finding: finding.pop("message"),
