@@ -16,7 +16,7 @@ import click
 
 from a2alint import __version__, reporters
 from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
-from a2alint.cache import Cache, clean as clean_cache
+from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
@@ -103,7 +103,8 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write .a2alint_cache/.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help=f"The cache's folder (default: ${CACHE_DIR_VARIABLE}, else .a2alint_cache/ in the project root).")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to check files in (default 0: one per CPU).")
 @click.option(
     "--config", "config_values", multiple=True, metavar="FILE|KEY=VALUE",
@@ -136,6 +137,7 @@ def check(
     exit_zero: bool,
     quiet: bool,
     no_cache: bool,
+    cache_dir: str | None,
     jobs: int,
     config_values: tuple[str, ...],
     show_settings: bool,
@@ -186,7 +188,7 @@ def check(
         _fail(str(error))
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
-    cache = None if no_cache or fix_mode else Cache(cwd)
+    cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir), registry)
     if (add_noqa_comments or write_baseline_file) and fix_mode:
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
@@ -499,10 +501,16 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
 
 
 @main.command()
-def clean() -> None:
-    """Remove the .a2alint_cache/ folder of the current directory."""
-    removed = clean_cache(Path.cwd())
-    click.echo("Removed .a2alint_cache/" if removed else "No .a2alint_cache/ here")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="The cache's folder, if check was given one.")
+def clean(cache_dir: str | None) -> None:
+    """Remove the cache 'check' uses when run from here."""
+    folder = cache_folder(SettingsResolver(load_rules()), cache_dir)
+    shown = os.path.relpath(folder) if folder.is_relative_to(Path.cwd()) else str(folder)
+    try:
+        removed = clean_cache(folder)
+    except ValueError as error:
+        _fail(str(error))
+    click.echo(f"Removed {shown}/" if removed else f"No {shown}/ here")
 
 
 @main.command()

@@ -13,7 +13,7 @@ import os
 import threading
 from pathlib import Path
 
-from a2alint.cache import Cache
+from a2alint.cache import Cache, cache_folder
 from a2alint.config import ConfigError, Settings, SettingsResolver
 from a2alint.discovery import MAX_CONTEXT_FILES, discover, project_root
 from a2alint.paths import resolved
@@ -28,7 +28,7 @@ class Workspace:
 
     def __init__(self, linter: Linter, resolver: SettingsResolver, cache: Cache | None = None) -> None:
         self.linter, self.resolver = linter, resolver
-        self.cache = cache if cache is not None else Cache(resolver.cwd, remember=REMEMBERED_MODULES)
+        self.cache = cache if cache is not None else Cache(cache_folder(resolver), linter.registry, REMEMBERED_MODULES)
         #: The open documents' texts, by resolved path (set by the server as they change).
         self.buffers: dict[Path, str] = {}
         self._files: dict[Path, list[tuple[str, Path, Settings]]] = {}  # project root -> its files
