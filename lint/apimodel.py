@@ -259,6 +259,31 @@ def may_matter(data: bytes, settings: object) -> bool:
     return answer
 
 
+#: Bytes read at a time from a file too large to check, and how much of one chunk is
+#: read again with the next: more than the longest name the prefilter looks for.
+_CHUNK, _OVERLAP = 1 << 20, 256
+
+
+def file_may_matter(path, data: bytes, settings: object) -> bool:
+    """:func:`may_matter` for a file whose first bytes are ``data``, reading the rest of
+    it from ``path`` in bounded chunks (never whole): a file too large to check is
+    skipped when nothing in it can matter, and is an ``AC000`` otherwise."""
+    if may_matter(data, settings):
+        return True
+    try:
+        with open(path, "rb") as stream:
+            stream.seek(max(0, len(data) - _OVERLAP))
+            while chunk := stream.read(_CHUNK):
+                if may_matter(chunk, settings):
+                    return True
+                if len(chunk) < _CHUNK:
+                    return False
+                stream.seek(-_OVERLAP, 1)
+    except (OSError, ValueError):  # not a file on disk (standard input): its first bytes decide
+        pass
+    return False
+
+
 # --- what the value analysis needs of the tables -------------------------------------------
 
 #: QUALIFIED_ROLES compiled: one regular expression per role.

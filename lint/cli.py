@@ -344,7 +344,7 @@ def _check_stdin_as(
     context = [(d, p, resolver.for_path(p)) for d, p in project_context([(display, path)], resolver)]
 
     def read(file: Path) -> bytes:
-        return data if resolved(file) == piped else read_source(file)
+        return data if resolved(file) == piped else read_source(file, resolver.for_path(file).max_file_size)
 
     return check_files(linter, [(display, path, resolver.for_path(path))], fix_mode, cache, 1, context, read)[0]
 
@@ -433,7 +433,7 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
             continue
         path = _real_path(result, located)
         try:
-            data = read_source(path)
+            data = read_source(path, resolver.for_path(path).max_file_size)
         except OSError as error:
             click.echo(f"a2alint: {result.display}: no noqa added: {error.strerror}", err=True)
             left += len(result.diagnostics)

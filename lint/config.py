@@ -58,6 +58,10 @@ class Layer:
     ignore: tuple[str, ...] = ()
 
 
+#: The default ``max-file-size``: 1 MiB, far above any hand-written client module.
+DEFAULT_MAX_FILE_SIZE = 1024 * 1024
+
+
 @dataclass(frozen=True)
 class Settings:
     root: Path
@@ -68,6 +72,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     extend_include: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    #: Files larger than this are not parsed: one that may hold A2A code is an ``AC000``.
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
     api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
@@ -151,6 +157,7 @@ class Settings:
         data = {
             "enabled": sorted(enabled),
             "preview": self.preview,
+            "max_file_size": self.max_file_size,
             "per_file_ignores": self.per_file_ignores,
             "rules": self.rule_options,
             "api": self.api,
@@ -270,6 +277,7 @@ _KEYS: dict[str, str] = {
     "extend-exclude": "a list of glob patterns",
     "extend-include": "a list of glob patterns",
     "respect-gitignore": "true or false",
+    "max-file-size": "a positive number of bytes, e.g. 4194304 for 4 MiB",
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "rules": "a table of [tool.a2alint.rules.CODE] option tables",
     "api": "a table of role = list of qualified-name patterns",
@@ -434,6 +442,11 @@ def _applied(
         changes["respect_gitignore"] = _bool(source, "respect-gitignore", table["respect-gitignore"])
     if "exclude" in table:
         changes["exclude"] = strings("exclude")
+    if "max-file-size" in table:
+        size = table["max-file-size"]
+        if type(size) is not int or size <= 0:
+            raise ConfigError(f"{source}: key 'max-file-size': expected {_KEYS['max-file-size']}, got {size!r}")
+        changes["max_file_size"] = size
     return replace(settings, **changes)
 
 
@@ -551,6 +564,7 @@ def describe(settings: Settings, registry: dict[str, type]) -> str:
         "extend-exclude": settings.extend_exclude,
         "extend-include": settings.extend_include,
         "respect-gitignore": settings.respect_gitignore,
+        "max-file-size": settings.max_file_size,
         "per-file-ignores": dict(settings.per_file_ignores),
         "rules": settings.rule_options,
         "api": settings.api,

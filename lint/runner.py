@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 import libcst as cst
 
 from a2alint import apimodel
-from a2alint.config import Layer, Overrides, Settings
+from a2alint.config import DEFAULT_MAX_FILE_SIZE, Layer, Overrides, Settings
 from a2alint.control import TooComplex, budget
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
@@ -41,7 +41,8 @@ from a2alint.rule import Rule
 from a2alint.suppressions import find_noqa, skips_file
 
 #: Larger files are one AC000: libcst needs 5 to 15 seconds and up to 1 GB of memory per MiB of Python.
-MAX_BYTES = 1024 * 1024
+#: The most bytes a file read without settings may have (standard input, a note's line).
+MAX_BYTES = DEFAULT_MAX_FILE_SIZE
 MAX_FIX_PASSES = 10
 #: The native parser, as a deep file is first tried with (see Nesting.survives).
 PARSE = cst.parse_module
@@ -128,14 +129,19 @@ class Linter:
         enabled = self.enabled(settings, path)
         prepared = Prepared(result, path, settings, enabled, fix)
         marked = skips_file(data, None)  # the comment's line; whether it is a comment is told once decoded
-        if marked and (b"\x00" in data or len(data) > MAX_BYTES):
+        too_large = len(data) > settings.max_file_size
+        if marked and (b"\x00" in data or too_large):
             return prepared
+        if too_large and self.prefilter and not matters and not apimodel.file_may_matter(path, data, settings):
+            return prepared  # a generated table: a2alint has nothing to say about it, so it is not read whole
         if b"\x00" in data:
             self._unparsable(result, enabled, 1, 1, "file contains NUL bytes; is it a binary file?")
             return prepared
-        if len(data) > MAX_BYTES:
-            limit = f"{MAX_BYTES // 1024 // 1024} MiB"
-            self._unparsable(result, enabled, 1, 1, f"file is too large to check (more than {limit}); exclude generated files")
+        if too_large:
+            self._unparsable(
+                result, enabled, 1, 1,
+                f"file is too large to check (more than {_size(settings.max_file_size)}, the max-file-size setting); exclude generated files",
+            )
             return prepared
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -491,11 +497,19 @@ def _undecodable(data: bytes, error: Exception) -> tuple[int, int, str]:
     )
 
 
-def read_source(path: Path) -> bytes:
-    """The bytes of the file at ``path``, but no more than ``MAX_BYTES + 1`` of them:
-    enough to tell that a file is too large without reading a huge one into memory."""
+def read_source(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of the file at ``path``, but no more than ``limit + 1`` of them: enough
+    to tell that a file is too large without reading a huge one into memory."""
     with open(path, "rb") as stream:
-        return stream.read(MAX_BYTES + 1)
+        return stream.read(limit + 1)
+
+
+def _size(count: int) -> str:
+    """``1048576`` -> ``1 MiB``; ``1500`` -> ``1500 bytes``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count % size == 0:
+            return f"{count // size} {unit}"
+    return f"{count} bytes"
 
 
 def read_and_check(
@@ -505,7 +519,7 @@ def read_and_check(
     """Check the file at ``path`` on its own (whose bytes may already be read); an
     unreadable file is one ``AC000``."""
     try:
-        data = read_source(path) if data is None else data
+        data = read_source(path, settings.max_file_size) if data is None else data
     except OSError as error:
         return _unreadable(linter, display, path, settings, error)
     key = None
@@ -600,10 +614,9 @@ class ProjectRun:
             self.entries.setdefault(resolved(item[1]), item)
         self.data: dict[Path, bytes | None] = {}
         self.errors: dict[Path, OSError] = {}
-        read = read or read_source
-        for real, (_, path, _settings) in self.entries.items():
+        for real, (_, path, settings) in self.entries.items():
             try:
-                self.data[real] = read(path)
+                self.data[real] = read(path) if read is not None else read_source(path, settings.max_file_size)
             except OSError as error:
                 self.data[real], self.errors[real] = None, error
         seeds = [

@@ -97,6 +97,6 @@ class Workspace:
         known = self._read.get(real)
         if known is not None and known[0] == stamp:
             return known[1]
-        data = read_source(path)
+        data = read_source(path, self.resolver.for_path(path).max_file_size)
         self._read[real] = (stamp, data)
         return data

@@ -8,8 +8,11 @@ class UnparsableFile(Rule):
     Reported by the engine, at the position of the problem, when a file that
     may hold A2A client code cannot be read, decoded or parsed: a syntax
     error, a file that is not UTF-8 and declares no other encoding, NUL bytes
-    (a binary file named `.py`), a file too large to check, or nesting too
-    deep for the parser. The rest of the run goes on.
+    (a binary file named `.py`), a file larger than `max-file-size` (1 MiB by
+    default), or nesting too deep for the parser. The rest of the run goes on.
+    A file that cannot hold A2A code, by its bytes, is never parsed: its syntax
+    errors are not reported (a2alint is not a Python linter; ruff reports them),
+    and a large one of those is skipped, not refused.
 
     ## Why is this bad?
     Nothing in that file was checked, so a finding may be hiding in it; and

@@ -123,8 +123,8 @@ def test_a_huge_file_is_not_read_whole(project, check, monkeypatch):
     sizes = []
     real = a2alint.runner.read_source
 
-    def spy(path):
-        data = real(path)
+    def spy(path, *limit):
+        data = real(path, *limit)
         sizes.append(len(data))
         return data
 
@@ -141,10 +141,10 @@ def test_unreadable_file_is_one_ac000(project, check, monkeypatch):
     if os.geteuid() == 0:  # root reads anything: refuse it the way the kernel would
         real = a2alint.runner.read_source
 
-        def refuse(target):
+        def refuse(target, *limit):
             if target.name == "secret.py":
                 raise PermissionError(13, "Permission denied")
-            return real(target)
+            return real(target, *limit)
 
         monkeypatch.setattr(a2alint.runner, "read_source", refuse)
     try:
