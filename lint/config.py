@@ -10,11 +10,9 @@ the key and what was expected; the command line turns it into exit 2.
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import operator
-import os
 import re
 import shlex
 import sys
@@ -24,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from a2alint import __version__
+from a2alint.globs import Patterns, made_absolute, matched
 from a2alint.paths import resolved
 
 if sys.version_info >= (3, 11):
@@ -109,18 +108,29 @@ class Settings:
                 codes.update(selectors)
         return codes
 
-    def is_excluded(self, path: Path) -> bool:
-        return self._exclusions.match(path)
+    def is_excluded(self, path: Path, is_dir: bool) -> bool:
+        return matched(self._exclusions, path, is_dir)
 
     @cached_property
-    def _exclusions(self) -> "Globs":
-        return Globs((*self.exclude, *self.extend_exclude), self.root)
+    def _exclusions(self) -> tuple[Patterns, ...]:
+        return Patterns.configured((*self.exclude, *self.extend_exclude), self.root)
+
+    def is_included(self, path: Path) -> bool:
+        """``path`` (a file) is one of the ``extend-include`` patterns'."""
+        return matched(self._inclusions, path, is_dir=False)
+
+    @cached_property
+    def _inclusions(self) -> tuple[Patterns, ...]:
+        return Patterns.configured(self.extend_include, self.root)
 
     def is_excluded_with_parents(self, path: Path) -> bool:
         """For a path named on the command line: excluded itself or below an excluded folder."""
         absolute, root = resolved(path), resolved(self.root)
         inside = [p for p in (absolute, *absolute.parents) if p.is_relative_to(root) and p != root]
-        return any(self.is_excluded(p) for p in (inside if absolute.is_relative_to(root) else [absolute]))
+        return any(
+            self.is_excluded(p, p != absolute or p.is_dir())
+            for p in (inside if absolute.is_relative_to(root) else [absolute])
+        )
 
     def with_overrides(self, overrides: "Overrides") -> "Settings":
         changes: dict[str, Any] = {}
@@ -128,8 +138,9 @@ class Settings:
             changes["layers"] = (*self.layers, overrides.layer)
         if overrides.preview is not None:
             changes["preview"] = overrides.preview
-        if overrides.extend_exclude:
-            changes["extend_exclude"] = (*self.extend_exclude, *overrides.extend_exclude)
+        if overrides.extend_exclude:  # relative to the current directory, not to the config's
+            command_line = (made_absolute(pattern, Path.cwd()) for pattern in overrides.extend_exclude)
+            changes["extend_exclude"] = (*self.extend_exclude, *command_line)
         if changes:
             changes["sources"] = (*self.sources, f"command line: {overrides.as_options()}")
         return replace(self, **changes) if changes else self
@@ -138,18 +149,17 @@ class Settings:
         """These settings as the start of the config file ``path`` that extends them: rooted
         at its folder, their path patterns still meaning the paths they meant from here."""
 
-        def anchored(pattern: str) -> str:
-            if "/" not in pattern.rstrip("/") or Path(pattern).is_absolute():
-                return pattern  # a base name, matched at any depth; or absolute already
-            return Path(os.path.normpath(self.root / pattern)).as_posix()
+        def anchored(patterns: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(made_absolute(pattern, self.root) for pattern in patterns)
 
         return replace(
             self,
             root=path.parent,
             config_path=path,
-            exclude=tuple(map(anchored, self.exclude)),
-            extend_exclude=tuple(map(anchored, self.extend_exclude)),
-            per_file_ignores=tuple((anchored(pattern), codes) for pattern, codes in self.per_file_ignores),
+            exclude=anchored(self.exclude),
+            extend_exclude=anchored(self.extend_exclude),
+            extend_include=anchored(self.extend_include),
+            per_file_ignores=tuple((made_absolute(pattern, self.root), codes) for pattern, codes in self.per_file_ignores),
         )
 
     def fingerprint(self, enabled: Iterable[str]) -> str:
@@ -212,58 +222,12 @@ def check_selectors(selectors: Iterable[str], registry: dict[str, type]) -> None
 
 
 def matches(path: Path, pattern: str, root: Path) -> bool:
-    """Glob ``pattern`` against ``path``: its base name, or with a ``/``, its path from
-    ``root`` (or a folder above it), or when absolute, its real path."""
-    return Globs((pattern,), root).match(path)
-
-
-class Globs:
-    """Glob patterns matched as :func:`matches` matches each one, in one regular
-    expression for base names, one for paths and one for absolute paths: an exclude
-    list is asked about every entry of a tree."""
-
-    def __init__(self, patterns: Iterable[str], root: Path) -> None:
-        names, paths, absolute = [], [], []
-        for pattern in patterns:
-            pattern = pattern.rstrip("/")
-            if Path(pattern).is_absolute():
-                absolute.append(_real_pattern(pattern))
-            else:
-                (paths if "/" in pattern else names).append(pattern)
-        self.root = root.resolve()
-        self._names = _union(names)
-        self._paths = _union_with_contents(paths)
-        self._absolute = _union_with_contents(absolute)
-
-    def match(self, path: Path) -> bool:
-        if self._names is not None and self._names.match(path.name):
-            return True
-        if self._absolute is not None and self._absolute.match(resolved(path).as_posix()):
-            return True
-        if self._paths is None:
-            return False
-        try:
-            relative = resolved(path).relative_to(self.root).as_posix()
-        except ValueError:
-            relative = path.as_posix()
-        return self._paths.match(relative) is not None
-
-
-def _union(patterns: list[str]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)) if patterns else None
-
-
-def _union_with_contents(patterns: list[str]) -> re.Pattern[str] | None:
-    """Path patterns that match what is below the folders they match too."""
-    return _union([*patterns, *(pattern + "/*" for pattern in patterns)])
-
-
-def _real_pattern(pattern: str) -> str:
-    """An absolute pattern with its folders before the first wildcard resolved, as the
-    paths it is matched against are (a folder reached through a symbolic link)."""
-    parts = Path(pattern).parts
-    literal = next((i for i, part in enumerate(parts) if any(c in part for c in "*?[")), len(parts))
-    return Path(resolved(Path(*parts[:literal])), *parts[literal:]).as_posix()
+    """Whether the ``per-file-ignores`` pattern (relative to ``root``) covers the file
+    ``path``: as a ``.gitignore`` line would (see :mod:`a2alint.globs`), or with a leading
+    ``!``, every file the rest does not match (ruff's meaning: a single pattern has nothing
+    to take back)."""
+    negated = pattern.startswith("!")
+    return negated != matched(Patterns.configured((pattern.removeprefix("!"),), root), path, is_dir=False)
 
 
 # --- reading files -------------------------------------------------------------------

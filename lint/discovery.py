@@ -9,15 +9,13 @@ excluded (pre-commit passes every changed file by name).
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-import pathspec
-
 from a2alint.config import Settings, SettingsResolver
+from a2alint.globs import Patterns, matched
 from a2alint.paths import resolved
 
 
@@ -30,13 +28,13 @@ class Problem:
     fatal: bool = False
 
 
-def _gitignore(directory: Path) -> pathspec.GitIgnoreSpec | None:
-    ignore_file = directory / ".gitignore"
+def _gitignore(directory: Path) -> list[Patterns]:
+    """The patterns of ``directory``'s ``.gitignore``; none when it cannot be read."""
     try:
-        lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+        return []
+    return [Patterns(tuple(lines), directory)]
 
 
 def _git_root(directory: Path) -> Path | None:
@@ -47,38 +45,33 @@ def _git_root(directory: Path) -> Path | None:
 
 
 class _Ignores:
-    """The ``.gitignore`` files that apply to a directory, from the work tree's root down."""
+    """The ``.gitignore`` files that apply to a directory, from the work tree's root down,
+    a later one taking back what an earlier said."""
 
     def __init__(self) -> None:
-        self.cache: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
+        self.cache: dict[Path, list[Patterns]] = {}
 
-    def specs(self, directory: Path) -> list[tuple[Path, pathspec.GitIgnoreSpec]]:
+    def lists(self, directory: Path) -> list[Patterns]:
         if directory in self.cache:
             return self.cache[directory]
         root = _git_root(directory)
         if root is None:
-            specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+            lists: list[Patterns] = []
         else:
-            parent = [] if directory == root else self.specs(directory.parent)
-            own = _gitignore(directory)
-            specs = parent + ([(directory, own)] if own else [])
-        self.cache[directory] = specs
-        return specs
+            lists = ([] if directory == root else self.lists(directory.parent)) + _gitignore(directory)
+        self.cache[directory] = lists
+        return lists
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
-        for base, spec in self.specs(path.parent):
-            relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
-            if spec.match_file(relative):
-                return True
-        return False
+        return matched(self.lists(resolved(path.parent)), path, is_dir)
 
 
 def _is_virtualenv(directory: Path) -> bool:
     return (directory / "pyvenv.cfg").is_file()
 
 
-def _wanted(name: str, settings: Settings) -> bool:
-    return name.endswith(".py") or any(fnmatch.fnmatchcase(name, glob) for glob in settings.extend_include)
+def _wanted(path: Path, settings: Settings) -> bool:
+    return path.name.endswith(".py") or settings.is_included(path)
 
 
 def discover(
@@ -135,7 +128,7 @@ def printable(display: str) -> str:
 
 
 def _gitignored(path: Path, settings: Settings, ignores: _Ignores) -> bool:
-    return settings.respect_gitignore and ignores.ignored(resolved(path), path.is_dir())
+    return settings.respect_gitignore and ignores.ignored(path, path.is_dir())
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:
@@ -190,15 +183,15 @@ def _entry(entry: os.DirEntry, path: Path, display: str, settings: Settings, ign
         is_file = entry.is_file()
     except OSError:  # a symbolic link that leads to itself
         is_dir = is_file = False
-    if settings.is_excluded(path) or (settings.respect_gitignore and ignores.ignored(path, is_dir)):
+    if settings.is_excluded(path, is_dir) or (settings.respect_gitignore and ignores.ignored(path, is_dir)):
         return None
     if (is_dir or is_file) and entry.is_symlink() and not _inside(path, roots):
         return None
     if is_dir:
         return None if _is_virtualenv(path) else "dir"
-    if is_file and _wanted(entry.name, settings):
+    if is_file and _wanted(path, settings):
         return "file"
-    if entry.is_symlink() and not os.path.exists(path) and _wanted(entry.name, settings):
+    if entry.is_symlink() and not os.path.exists(path) and _wanted(path, settings):
         problems.append(Problem(display, "broken symbolic link"))
     return None
 
