@@ -2,9 +2,9 @@
 
 Directories are walked for ``*.py`` (plus ``extend-include`` globs), skipping
 the default excludes, ``exclude`` / ``extend-exclude``, virtualenvs and what
-``.gitignore`` files inside a git work tree ignore. Files named on the command
-line are always checked unless ``--force-exclude`` is given and they are
-excluded (pre-commit passes every changed file by name).
+``.gitignore`` files and ``.git/info/exclude`` ignore inside a git work tree. Files
+named on the command line are always checked unless ``--force-exclude`` is given and
+they are excluded (pre-commit passes every changed file by name).
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ class Problem:
     fatal: bool = False
 
 
-def _gitignore(directory: Path) -> list[Patterns]:
-    """The patterns of ``directory``'s ``.gitignore``; none when it cannot be read."""
+def _ignore_file(path: Path, base: Path) -> list[Patterns]:
+    """The patterns of the ignore file ``path``, relative to ``base``; none when it cannot be read."""
     try:
-        lines = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return []
-    return [Patterns(tuple(lines), directory)]
+    return [Patterns(tuple(lines), base)]
 
 
 def _git_root(directory: Path) -> Path | None:
@@ -44,9 +44,25 @@ def _git_root(directory: Path) -> Path | None:
     return None
 
 
+def _git_dir(root: Path) -> Path:
+    """The repository of the work tree ``root``, where ``info/exclude`` is: ``.git``, or for
+    a linked work tree or a submodule the folder its ``.git`` file names, or the common one
+    that folder's ``commondir`` names."""
+    dot_git = root / ".git"
+    try:
+        named = dot_git.read_text(encoding="utf-8").removeprefix("gitdir:").strip()
+    except OSError:  # a folder
+        return dot_git
+    git_dir = root / named
+    try:
+        return git_dir / (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return git_dir
+
+
 class _Ignores:
-    """The ``.gitignore`` files that apply to a directory, from the work tree's root down,
-    a later one taking back what an earlier said."""
+    """What git ignores in each directory: ``.git/info/exclude``, then the ``.gitignore``
+    files from the work tree's root down, a later one taking back what an earlier said."""
 
     def __init__(self) -> None:
         self.cache: dict[Path, list[Patterns]] = {}
@@ -58,7 +74,8 @@ class _Ignores:
         if root is None:
             lists: list[Patterns] = []
         else:
-            lists = ([] if directory == root else self.lists(directory.parent)) + _gitignore(directory)
+            above = _ignore_file(_git_dir(root) / "info" / "exclude", root) if directory == root else self.lists(directory.parent)
+            lists = above + _ignore_file(directory / ".gitignore", directory)
         self.cache[directory] = lists
         return lists
 
