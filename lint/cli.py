@@ -311,7 +311,7 @@ def _fail(message: str) -> None:
 def _context(found: list[tuple[str, Path]], paths: tuple[str, ...], resolver: SettingsResolver) -> list:
     """The rest of the project of the files named one by one (pre-commit names only the
     changed ones): what their analysis may read, not what is reported on."""
-    named = {resolved(resolver.cwd / given) for given in paths if (resolver.cwd / given).is_file()}
+    named = {resolved(resolver.cwd / given) for given in paths if os.path.isfile(resolver.cwd / given)}
     if not named:
         return []
     seen = {resolved(path) for _, path in found}

@@ -84,7 +84,7 @@ class _Ignores:
 
 
 def _is_virtualenv(directory: Path) -> bool:
-    return (directory / "pyvenv.cfg").is_file()
+    return os.path.isfile(directory / "pyvenv.cfg")  # no when it cannot be looked into: the walk says why
 
 
 def _wanted(path: Path, settings: Settings) -> bool:
@@ -107,17 +107,19 @@ def discover(
             found.append((printable(display), path))
 
     # Symbolic links met while walking are followed only to places inside these.
-    roots = [resolved(resolver.cwd / given) for given in paths if (resolver.cwd / given).is_dir()]
+    roots = [resolved(resolver.cwd / given) for given in paths if os.path.isdir(resolver.cwd / given)]
     for given in paths:
         path = Path(given)
         absolute = path if path.is_absolute() else resolver.cwd / path
-        if not (absolute.exists() or absolute.is_symlink()):
-            problems.append(Problem(given, "no such file or directory", fatal=True))
+        try:
+            absolute.lstat()
+        except OSError as error:
+            problems.append(Problem(given, _unreachable(path, resolver.cwd, error), fatal=True))
             continue
-        if not absolute.exists():
+        if not os.path.exists(absolute):
             problems.append(Problem(given, "broken symbolic link"))
             continue
-        if not (absolute.is_dir() or absolute.is_file()):  # reading a pipe or a device never ends
+        if not (os.path.isdir(absolute) or os.path.isfile(absolute)):  # reading a pipe or a device never ends
             problems.append(Problem(given, "not a regular file"))
             continue
         if force_exclude and excluded(absolute, resolver, ignores):
@@ -148,6 +150,26 @@ def _gitignored(path: Path, settings: Settings, ignores: _Ignores) -> bool:
     return settings.respect_gitignore and ignores.ignored(path, path.is_dir())
 
 
+def _enter(directory: Path) -> None:
+    """Raise the error of looking inside ``directory``: a folder that may be read but not
+    searched (mode 0644) lists its names, and then refuses to open any of them, or even
+    to say what they are."""
+    os.stat(os.path.join(directory, os.curdir))
+
+
+def _unreachable(given: Path, cwd: Path, error: OSError) -> str:
+    """Why a path named on the command line could not be looked at: it is not there, or a
+    folder on its way cannot be entered (named, since the path alone does not say which)."""
+    if isinstance(error, (FileNotFoundError, NotADirectoryError)):
+        return "no such file or directory"
+    for folder in reversed(given.parents):
+        try:
+            _enter(cwd / folder)
+        except OSError:
+            return f"cannot enter directory {folder}: {error.strerror or error}"
+    return f"cannot read: {error.strerror or error}"
+
+
 def _inside(path: Path, roots: list[Path]) -> bool:
     """Whether ``path``, its links resolved, is one of ``roots`` or inside one."""
     try:
@@ -173,9 +195,14 @@ def _walk(
                 continue
             visited.add((info.st_dev, info.st_ino))
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
-            settings = resolver.for_path(directory)
         except OSError as error:  # unreadable, or a path longer than the system allows
             problems.append(Problem(display_dir, f"cannot read directory: {error.strerror or error}"))
+            continue
+        try:
+            _enter(directory)
+            settings = resolver.for_path(directory)
+        except OSError as error:  # listed but not to be entered (mode 0644), or too long a path
+            problems.append(Problem(display_dir, f"cannot enter directory: {error.strerror or error}"))
             continue
         subdirs = []
         for entry in entries:
