@@ -29,6 +29,8 @@ SARIF_FINGERPRINT = "a2alint/v1"
 _GITLAB_SEVERITY = {"error": "major", "warning": "minor"}
 #: What a terminal would act on, or XML cannot hold (tab and newline excepted).
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
+#: The same in a path, with tab, newline and the C1 controls: a name is never more than one line.
+_UNPRINTABLE_IN_PATH = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff]")
 
 
 def rule_url(code: str) -> str:
@@ -81,7 +83,7 @@ def write_text(
 
 
 def _headline(d: Diagnostic, style: Style) -> str:
-    where = style(f"{d.path}:{d.line}:{d.column}:", "1")
+    where = style(f"{shown_path(d.path)}:{d.line}:{d.column}:", "1")
     marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
     return f"{where} {style(d.code, _severity_color(d))}{marker} {d.message}\n"
 
@@ -93,7 +95,7 @@ def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None) -> str
     if d.suggestion:
         text += f"  {style('help:', '1;36')} {d.suggestion}\n"
     for note in d.related:
-        text += f"  {style('note:', '1;34')} {note.path}:{note.line}:{note.column}: {note.label}\n"
+        text += f"  {style('note:', '1;34')} {shown_path(note.path)}:{note.line}:{note.column}: {note.label}\n"
     return text
 
 
@@ -128,6 +130,13 @@ def _printable(text: str) -> str:
     return _UNPRINTABLE.sub(_symbol, text)
 
 
+def shown_path(path: str) -> str:
+    """``path`` as a line of output shows it: its control characters as their symbols, as
+    :func:`_printable` shows source, so that a file name cannot forge a line of the report
+    or drive the terminal. For display only: the file is read and written by its real name."""
+    return _UNPRINTABLE_IN_PATH.sub(_symbol, path)
+
+
 def _symbol(match: re.Match[str]) -> str:
     char = match[0]
     if char < " ":
@@ -157,10 +166,10 @@ def write_github(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
         if d.suggestion:
             message += f" (help: {d.suggestion})"
         for note in d.related:
-            where = f"line {note.line}" if note.path == d.path else f"{note.path}:{note.line}"
+            where = f"line {note.line}" if note.path == d.path else f"{shown_path(note.path)}:{note.line}"
             message += f"; note: {where}: {note.label}"
         props = (
-            f"file={_escape_property(d.path)},line={d.line},col={d.column},"
+            f"file={_escape_property(shown_path(d.path))},line={d.line},col={d.column},"
             f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}"
         )
         stream.write(f"::{level} {props}::{_escape_data(f'{d.code} {message}')}\n")
@@ -368,7 +377,7 @@ def write_junit(diagnostics: list[Diagnostic], stream: IO[str], files: Sequence[
     suite = ElementTree.SubElement(suites, "testsuite", name="a2alint", **counts, errors="0", skipped="0")
     plain = Style(stream, "never")
     for path, found in cases.items():
-        case = ElementTree.SubElement(suite, "testcase", name=_printable(path), classname="a2alint")
+        case = ElementTree.SubElement(suite, "testcase", name=shown_path(path), classname="a2alint")
         for d in found:
             failure = ElementTree.SubElement(case, "failure", message=_printable(d.message), type=d.code)
             failure.text = _printable(_finding(d, plain))
