@@ -116,6 +116,7 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
 @click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
 @click.option("--extend-exclude", multiple=True, help="More glob patterns to exclude.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, one per line, and check nothing.")
 @click.option("--report-unused-noqa", is_flag=True, help="Report '# noqa' codes that suppressed nothing (AC001).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), help="Hide the findings recorded in this baseline file; new ones still count.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False), help="Record every current finding in this baseline file, and exit 0.")
@@ -145,6 +146,7 @@ def check(
     stdin_filename: str | None,
     force_exclude: bool,
     extend_exclude: tuple[str, ...],
+    show_files: bool,
     report_unused_noqa: bool,
     baseline_file: str | None,
     write_baseline_file: str | None,
@@ -210,6 +212,8 @@ def check(
     problems = []
     located: dict[str, Path] = {}  # display path -> the file's real path
     try:
+        if show_files:
+            _show_files(*discover(list(paths) or ["."], resolver, force_exclude))
         if paths == ("-",) and force_exclude and stdin_filename and excluded(resolver.cwd / stdin_filename, resolver):
             results.append(FileResult(stdin_filename, data=sys.stdin.buffer.read(MAX_BYTES + 1)))  # passed through as it is
             files = []
@@ -230,8 +234,7 @@ def check(
     except ConfigError as error:
         _fail(str(error))
 
-    for problem in problems:
-        click.echo(f"a2alint: {problem.path}: {problem.message}", err=True)
+    _tell(problems)
     if not files and not problems and not quiet and paths != ("-",):
         click.echo("a2alint: warning: no Python files found under the given paths", err=True)
     errors = [e for r in results for e in r.errors]
@@ -301,6 +304,21 @@ def _show_settings(
     click.echo(f"Settings for {first}")
     click.echo(describe(resolver.for_path(Path(first)), registry))
     sys.exit(0)
+
+
+def _show_files(found: list[tuple[str, Path]], problems: list) -> None:
+    """``--show-files``: what a check of the same paths would read, sorted, and the exit
+    it would have for a path that is not there (2); nothing is checked."""
+    _tell(problems)
+    for display in sorted(display for display, _ in found):
+        click.echo(reporters.shown_path(display))
+    sys.exit(2 if any(p.fatal for p in problems) else 0)
+
+
+def _tell(problems: list) -> None:
+    """The paths that could not be walked, one message each, on stderr."""
+    for problem in problems:
+        click.echo(f"a2alint: {reporters.shown_path(problem.path)}: {problem.message}", err=True)
 
 
 def _fail(message: str) -> None:
