@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import re
 import sys
 import traceback
@@ -648,10 +649,73 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: The largest message body the server reads (a document of ``MAX_BYTES`` in JSON is far
+#: below it): a larger ``Content-Length`` is a broken or hostile client, not a message.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+_CONTENT_LENGTH = re.compile(rb"Content-Length: *([0-9]{1,12})\r\n", re.IGNORECASE)
+
+
+class FramedInput:
+    """The client's stream as pygls reads it (``readline`` for headers, ``read`` for the
+    body), one whole, well-framed message at a time. pygls trusts the framing: a
+    ``Content-Length`` of a terabyte was a MemoryError, and a wrong, negative or missing
+    one left the server alive but deaf forever. A frame that is not well formed ends the
+    stream here, with the reason logged, so the server exits and the editor can restart it."""
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+        self._pending: list[bytes] = []  # the current frame's header lines, then its body
+
+    def readline(self) -> bytes:
+        if not self._pending:
+            self._pending = self._frame()
+        return self._pending.pop(0) if self._pending else b""
+
+    def read(self, size: int) -> bytes:
+        return self._pending.pop(0) if self._pending else b""
+
+    def _frame(self) -> list[bytes]:
+        length = None
+        for _ in range(32):  # a header block is a line or two; a stream of lines is no frame
+            line = self.raw.readline(1024)
+            if not line:
+                return []  # the client closed the stream
+            if line in (b"\r\n", b"\n"):
+                break
+            match = _CONTENT_LENGTH.fullmatch(line)
+            if match:
+                length = int(match.group(1))
+            elif line.lower().startswith(b"content-length:"):
+                return self._refuse(f"a Content-Length that is not a length: {line[:80]!r}")
+            elif not re.fullmatch(rb"[A-Za-z-]+: *[^\r\n]*\r\n", line):
+                return self._refuse(f"a header line that is not one: {line[:80]!r}")
+        else:
+            return self._refuse("no end to the message's headers")
+        if length is None:
+            return self._refuse("a message without a Content-Length")
+        if length == 0 or length > MAX_MESSAGE_BYTES:
+            return self._refuse(f"a Content-Length of {length} (at most {MAX_MESSAGE_BYTES})")
+        body = self.raw.read(length)
+        if len(body) < length:
+            return []
+        return [f"Content-Length: {length}\r\n".encode(), b"\r\n", body]
+
+    @staticmethod
+    def _refuse(reason: str) -> list[bytes]:
+        logging.getLogger("a2alint.server").error("the client sent %s; stopping (restart the server)", reason)
+        return []
+
+
 def serve() -> None:
     """Run the server on stdin/stdout until the client says ``exit``."""
     logging.basicConfig(level=logging.WARNING, format="a2alint server: %(levelname)s %(name)s: %(message)s")
     server = A2ALintServer()
-    server.ls.start_io()
+    server.ls.start_io(FramedInput(sys.stdin.buffer))
     # LSP: exit after a shutdown request is success; an exit (or a closed stdin) without one is not.
-    sys.exit(0 if server.shut_down else 1)
+    code = 0 if server.shut_down else 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)  # at once: a lint still running in a thread would hold an ordinary exit for as long as it runs

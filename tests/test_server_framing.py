@@ -1,0 +1,53 @@
+"""The language server reads only well-framed messages: a hostile or broken client's
+framing ends the server with the reason logged, never a MemoryError or a deaf process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pygls")
+
+
+def _server(stdin: bytes) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "a2alint", "server"], input=stdin, capture_output=True, timeout=60
+    )
+
+
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+INITIALIZE = _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+
+
+@pytest.mark.parametrize(
+    "header, reason",
+    [
+        (b"Content-Length: 999999999999\r\n\r\n", "a Content-Length of 999999999999"),
+        (b"Content-Length: -5\r\n\r\n", "a Content-Length that is not a length"),
+        (b"Content-Length: lots\r\n\r\n", "a Content-Length that is not a length"),
+        (b"Content-Type: application/vscode-jsonrpc\r\n\r\n{}", "a message without a Content-Length"),
+        (b"{\"jsonrpc\": \"2.0\"}\r\n", "a header line that is not one"),
+    ],
+)
+def test_a_badly_framed_message_stops_the_server_with_the_reason(header, reason):
+    done = _server(INITIALIZE + header + INITIALIZE)
+    stderr = done.stderr.decode(errors="replace")
+    assert reason in stderr and "Traceback" not in stderr and "MemoryError" not in stderr
+    assert done.returncode == 1  # no shutdown request came: LSP's exit code for that
+    assert done.stdout.count(b'"id": 1') + done.stdout.count(b'"id":1') == 1  # the first message was answered
+
+
+def test_well_framed_messages_with_other_headers_are_read():
+    content_type = b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n"
+    shutdown = _frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    exit_ = _frame({"jsonrpc": "2.0", "method": "exit"})
+    done = _server(content_type + INITIALIZE + shutdown + exit_)
+    assert done.returncode == 0, done.stderr
+    assert b"capabilities" in done.stdout
