@@ -22,7 +22,7 @@ from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
 from a2alint.fixes import Change, StaleFileError, UnwritableEditError, parses, splice_bytes, split_lines, write_atomically
-from a2alint.registry import load_rules, markdown_table
+from a2alint.registry import RegistryError, load_rules, markdown_table
 from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files, read_source
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
@@ -44,6 +44,18 @@ def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
 def main() -> None:
     """a2alint: find A2A client code that re-fetches Agent Cards after submission, cancels on
     skill absence, sends without freezing the card's contract, or lets a card decide task state."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every command reads config, paths or its cache from here
+        _fail("the current directory no longer exists; cd into one that does")
+
+
+def _registry() -> dict:
+    """Every rule, or exit 2 naming the plug-in that cannot be registered."""
+    try:
+        return load_rules()
+    except RegistryError as error:
+        _fail(str(error))
 
 
 #: Set by :func:`run` when the process ends as soon as the command does.
@@ -163,7 +175,7 @@ def check(
         gc.disable()
         if not _LEAVING_AT_ONCE:
             click.get_current_context().call_on_close(gc.enable)
-    registry = load_rules()
+    registry = _registry()
     cwd = Path.cwd()
     if stdin_filename and not paths:
         paths = ("-",)  # like ruff: naming the stdin source implies reading it
@@ -490,7 +502,7 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
-    registry = load_rules()
+    registry = _registry()
     if show_all or code is None:
         rows = [
             {"code": r.code, "name": r.name, "severity": r.severity, "preview": r.preview, "summary": r.summary()}
@@ -541,4 +553,5 @@ def server() -> None:
         sys.exit(2)
     from a2alint.server import serve
 
+    _registry()  # a plug-in that cannot be registered: refused here, not inside the server
     serve()

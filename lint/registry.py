@@ -6,16 +6,19 @@ import importlib
 import pkgutil
 import re
 from functools import lru_cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
+from types import ModuleType
+from typing import Iterator
 
 from a2alint.rule import Rule
 
-CODE = re.compile(r"^[A-Z]{1,4}[0-9]{3}$")
-NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+GROUP = "a2alint.rules"
+CODE = re.compile(r"[A-Z]{1,4}[0-9]{3}")
+NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
 class RegistryError(Exception):
-    pass
+    """A rule that cannot be registered, named with where it comes from: the command refuses to run."""
 
 
 def _rules_in(module: object) -> list[type[Rule]]:
@@ -26,24 +29,57 @@ def _rules_in(module: object) -> list[type[Rule]]:
     ]
 
 
+def _builtin_modules() -> list[str]:
+    import a2alint.rules as package
+
+    return [f"{package.__name__}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+
+
 @lru_cache(maxsize=1)
 def load_rules() -> dict[str, type[Rule]]:
     """``code -> rule class`` for the built-in rules and installed plug-ins, sorted by code."""
-    import a2alint.rules as package
+    found = [(name, rule) for name in _builtin_modules() for rule in _rules_in(importlib.import_module(name))]
+    return _registered([*found, *_plugin_rules()])
 
-    found: list[type[Rule]] = []
-    for info in pkgutil.iter_modules(package.__path__):
-        found += _rules_in(importlib.import_module(f"{package.__name__}.{info.name}"))
-    for entry in entry_points(group="a2alint.rules"):
-        loaded = entry.load()
-        found += [loaded] if isinstance(loaded, type) else _rules_in(loaded)
+
+def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
+    """The rule classes of each installed entry point, named by their distribution and entry
+    point. One that fails to import or provides no rule is a :class:`RegistryError`."""
+    for entry in entry_points(group=GROUP):
+        where = _plugin(entry)
+        try:
+            loaded = entry.load()
+        except Exception as error:  # whatever the plug-in's import raises
+            raise RegistryError(f"{where}: cannot be imported: {type(error).__name__}: {error}") from None
+        if isinstance(loaded, ModuleType):
+            rules = _rules_in(loaded)
+        else:
+            rules = [loaded] if isinstance(loaded, type) and issubclass(loaded, Rule) and loaded is not Rule else []
+        if not rules:
+            raise RegistryError(f"{where}: provides no a2alint rule (a subclass of a2alint.rule.Rule, or a module of them)")
+        yield from ((where, rule) for rule in rules)
+
+
+def _plugin(entry: EntryPoint) -> str:
+    dist = getattr(entry, "dist", None)
+    installed = f"plug-in {dist.name} {dist.version}" if dist is not None else "a plug-in"
+    return f"{installed} (entry point '{entry.name} = {entry.value}' in group {GROUP})"
+
+
+def _registered(found: list[tuple[str, type[Rule]]]) -> dict[str, type[Rule]]:
+    """``found`` (where each rule comes from, and the rule) by code, sorted; a code or name
+    of the wrong form, or a code two rules claim, is a :class:`RegistryError`."""
     registry: dict[str, type[Rule]] = {}
-    for rule in found:
-        if not CODE.match(rule.code) or not NAME.match(rule.name):
-            raise RegistryError(f"rule {rule.__qualname__}: bad code {rule.code!r} or name {rule.name!r}")
-        if rule.code in registry and registry[rule.code] is not rule:
-            raise RegistryError(f"two rules claim {rule.code}: {registry[rule.code].__qualname__}, {rule.__qualname__}")
-        registry[rule.code] = rule
+    origin: dict[str, str] = {}
+    for where, rule in found:
+        code, name = getattr(rule, "code", None), getattr(rule, "name", None)
+        if not isinstance(code, str) or not CODE.fullmatch(code):
+            raise RegistryError(f"{where}: rule code {code!r} is not 1 to 4 capital letters and 3 digits (such as XY123)")
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise RegistryError(f"{where}: rule name {name!r} of {code} is not lower-case words joined by '-'")
+        if code in registry and registry[code] is not rule:
+            raise RegistryError(f"{where}: its rule {name} claims {code}, which is {registry[code].name} of {origin[code]}")
+        registry[code], origin[code] = rule, where
     return dict(sorted(registry.items()))
 
 
