@@ -1,4 +1,4 @@
-"""Installed plug-ins: a broken one is refused by name.
+"""Installed plug-ins: a broken one is refused by name, a sound one's rules run by default.
 
 Each plug-in is a distribution written into a folder on ``PYTHONPATH`` (a ``.dist-info``
 with its entry points, and its module), which ``importlib.metadata`` finds as pip's would
@@ -43,6 +43,10 @@ def install(site: Path, module: str, source: str, entry: str = "", distribution:
     (info / "entry_points.txt").write_text(f"[a2alint.rules]\n{entry or f'{module} = {module}'}\n", encoding="utf-8")
     write(site / f"{module}.py", textwrap.dedent(source))
     return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+
+
+def sound_plugin(site: Path, extra: str = "") -> dict:
+    return install(site, "xy_rules", SOUND_RULE.format(extra=extra))
 
 
 BROKEN = {
@@ -91,3 +95,28 @@ def test_a_deleted_working_directory_is_a_clear_refusal(tmp_path, command):
     done = subprocess.run(["sh", "-c", script, "sh", str(gone), *program, *command], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.splitlines() == ["a2alint: error: the current directory no longer exists; cd into one that does"]
+
+
+# --- the default selection (flake8's convention) -------------------------------------------------
+
+
+def codes(run: Run) -> list[str]:
+    assert run.exit_code in (0, 1), run.stderr
+    return sorted({d["code"] for d in run.json()["diagnostics"]})
+
+
+def test_an_installed_plugins_rules_run_by_default(tmp_path):
+    env = sound_plugin(tmp_path / "site")
+    write(tmp_path / "p.py", UNFIXABLE)
+    assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107", "XY101"]
+    (tmp_path / "pyproject.toml").write_text('[tool.a2alint]\nignore = ["XY"]\n', encoding="utf-8")
+    assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107"]
+
+
+@pytest.mark.parametrize("flag", ["opt_in = True", "preview = True"])
+def test_a_plugin_rule_that_is_opt_in_or_preview_runs_only_when_selected(tmp_path, flag):
+    env = sound_plugin(tmp_path / "site", extra=flag)
+    write(tmp_path / "p.py", UNFIXABLE)
+    assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107"]
+    selected = run_installed("check", "--no-cache", "--format", "json", "--extend-select", "XY101", "p.py", cwd=tmp_path, env=env)
+    assert codes(selected) == ["AC107", "XY101"]
