@@ -22,7 +22,7 @@ from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
 from a2alint.fixes import Change, StaleFileError, UnwritableEditError, parses, splice_bytes, split_lines, write_atomically
-from a2alint.registry import RegistryError, load_rules, markdown_table
+from a2alint.registry import RegistryError, load_rules, markdown_table, severity_label
 from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files, read_source
 from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
@@ -502,31 +502,32 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
-    registry = _registry()
+    rules = _registry()
+
+    def fields(described) -> dict:
+        return {
+            "code": described.code, "name": described.name, "severity": described.severity,
+            "preview": described.preview, "opt_in": described.opt_in, "summary": described.summary(),
+        }
+
     if show_all or code is None:
-        rows = [
-            {"code": r.code, "name": r.name, "severity": r.severity, "preview": r.preview, "summary": r.summary()}
-            for r in registry.values()
-        ]
         if output_format == "json":
-            click.echo(json.dumps(rows, indent=2))
-            return
-        if output_format == "markdown":
-            click.echo(markdown_table(registry), nl=False)
-            return
-        for row in rows:
-            flag = " (preview)" if row["preview"] else ""
-            click.echo(f"{row['code']}  {row['name']:<34} {row['severity']:<8}{flag}  {row['summary']}")
+            click.echo(json.dumps([fields(r) for r in rules.values()], indent=2))
+        elif output_format == "markdown":
+            click.echo(markdown_table(rules), nl=False)
+        else:
+            rows = [(r.code, r.name, severity_label(r), r.summary()) for r in rules.values()]
+            widths = [max(len(row[column]) for row in rows) for column in range(3)]
+            for *aligned, summary in rows:
+                click.echo("  ".join(text.ljust(width) for text, width in zip(aligned, widths)) + f"  {summary}")
         return
-    found = registry.get(code.upper())
+    found = rules.get(code.upper())
     if found is None:
         raise click.UsageError(f"unknown rule code: {code}")
     if output_format == "json":
-        click.echo(json.dumps({"code": found.code, "name": found.name, "severity": found.severity,
-                               "preview": found.preview, "summary": found.summary(), "documentation": found.documentation()}, indent=2))
+        click.echo(json.dumps({**fields(found), "documentation": found.documentation()}, indent=2))
         return
-    flags = ", preview" if found.preview else ""
-    click.echo(f"# {found.code} {found.name} ({found.severity}{flags})\n")
+    click.echo(f"# {found.code} {found.name} ({severity_label(found)})\n")
     click.echo(found.documentation())
 
 

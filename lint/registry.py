@@ -83,10 +83,15 @@ def _registered(found: list[tuple[str, type[Rule]]]) -> dict[str, type[Rule]]:
     return dict(sorted(registry.items()))
 
 
+def severity_label(rule: type[Rule]) -> str:
+    """``warning``, ``warning, preview``, ``warning, opt-in``: how the rule list and the
+    README's table show a rule's severity and when it runs."""
+    return rule.severity + (", preview" if rule.preview else "") + (", opt-in" if rule.opt_in else "")
+
+
 def markdown_table(registry: dict[str, type[Rule]]) -> str:
     """The README's rule table (a test keeps the README in step with the registry)."""
     rows = ["| Code | Name | Severity | What it flags |", "| --- | --- | --- | --- |"]
     for rule in registry.values():
-        severity = rule.severity + (", preview" if rule.preview else "") + (", opt-in" if rule.opt_in else "")
-        rows.append(f'| <a id="{rule.code}"></a>{rule.code} | `{rule.name}` | {severity} | {rule.summary()} |')
+        rows.append(f'| <a id="{rule.code}"></a>{rule.code} | `{rule.name}` | {severity_label(rule)} | {rule.summary()} |')
     return "\n".join(rows) + "\n"

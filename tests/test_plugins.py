@@ -120,3 +120,11 @@ def test_a_plugin_rule_that_is_opt_in_or_preview_runs_only_when_selected(tmp_pat
     assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107"]
     selected = run_installed("check", "--no-cache", "--format", "json", "--extend-select", "XY101", "p.py", cwd=tmp_path, env=env)
     assert codes(selected) == ["AC107", "XY101"]
+
+
+def test_rule_lists_a_plugins_rule_from_its_class(tmp_path):
+    env = sound_plugin(tmp_path / "site", extra="opt_in = True")
+    run = run_installed("rule", "--all", cwd=tmp_path, env=env)
+    (line,) = [line for line in run.stdout.splitlines() if line.startswith("XY101")]
+    assert line.split()[1:3] == ["flags-first-statement", "warning,"] and "opt-in" in line
+    assert run_installed("rule", "xy101", cwd=tmp_path, env=env).stdout.startswith("# XY101 flags-first-statement (warning, opt-in)")
