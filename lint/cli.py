@@ -10,21 +10,23 @@ import shutil
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import click
 
 from a2alint import __version__, reporters
-from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
 from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
-from a2alint.fixes import Change, StaleFileError, UnwritableEditError, parses, splice_bytes, split_lines, write_atomically
-from a2alint.registry import RegistryError, load_rules, markdown_table, severity_label
-from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files, read_source
-from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
+from a2alint.registry import RegistryError, load_rules, markdown_table, rule_pages, severity_label
+
+# The engine (and libcst, a third of a second to import) is imported by the functions of
+# ``check`` that use it: ``--version`` and ``rule`` answer without it.
+if TYPE_CHECKING:
+    from a2alint.fixes import Change
+    from a2alint.runner import FileResult, Linter
 
 
 def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
@@ -166,6 +168,9 @@ def check(
     verbose: bool,
 ) -> None:
     """Check PATHS (files or directories; default '.'; '-' reads stdin)."""
+    from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
+    from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files
+
     # The project's facts live until the run ends and then the process does: a collection
     # of their cycles after the check (seconds for a large project) would free nothing the
     # run still needs, so the cyclic collector stays off for the command.
@@ -355,6 +360,8 @@ def _check_stdin(
     """The source piped in, checked as the file it names would be: with the rest of that
     file's project, when it has one. No more of it is read than a file may hold (the
     rest, for ``--fix``, is passed through by :func:`_apply`)."""
+    from a2alint.runner import MAX_BYTES
+
     data = sys.stdin.buffer.read(MAX_BYTES + 1)
     display = stdin_filename or "-"
     path = Path(stdin_filename) if stdin_filename else Path.cwd() / "-"
@@ -370,6 +377,8 @@ def _check_stdin(
 def _check_stdin_as(
     linter: Linter, resolver: SettingsResolver, data: bytes, display: str, path: Path, fix_mode: str | None, cache: Cache | None
 ) -> FileResult:
+    from a2alint.runner import check_files, read_source
+
     piped = resolved(path)
     context = [(d, p, resolver.for_path(p)) for d, p in project_context([(display, path)], resolver)]
 
@@ -403,6 +412,9 @@ def _apply(
 ) -> int:
     """Write (or, with --diff, print) every fixed file; the number of findings fixed. A file
     that cannot be written keeps the findings it had (``unfixed``), so they still count."""
+    from a2alint.fixes import split_lines
+    from a2alint.runner import MAX_BYTES
+
     fixed = 0
     for result in results:
         if result.fixed is None:
@@ -436,6 +448,8 @@ def _write_edited(path: Path | None, data: bytes, original: str, changes: list[C
     """Write the file read as ``data`` (``original`` in ``encoding``) with ``changes`` made to
     its text, to ``path`` (for none, to stdout: as it came when it cannot be changed); why it
     was not, if not."""
+    from a2alint.fixes import StaleFileError, UnwritableEditError, splice_bytes, write_atomically
+
     reason = None
     try:
         edited = splice_bytes(data, original, changes, encoding)
@@ -456,6 +470,10 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
     """Add a ``# noqa: CODE`` for every finding of every file, as a fix is written (checked
     on the file as it is now, verified to parse, written atomically unless the file changed
     meanwhile); the number of findings left without one."""
+    from a2alint.fixes import parses
+    from a2alint.runner import read_source
+    from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
+
     added = files = left = 0
     for result in results:
         if all(d.code in NOT_SUPPRESSIBLE for d in result.diagnostics):
@@ -502,7 +520,10 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
-    rules = _registry()
+    try:
+        rules = rule_pages()
+    except RegistryError as error:
+        _fail(str(error))
 
     def fields(described) -> dict:
         return {

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import pkgutil
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
-from typing import Iterator
+from typing import Iterator, TypeVar, Union
 
 from a2alint.rule import Rule
 
@@ -19,6 +22,30 @@ NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 class RegistryError(Exception):
     """A rule that cannot be registered, named with where it comes from: the command refuses to run."""
+
+
+@dataclass(frozen=True)
+class RulePage:
+    """What ``a2alint rule`` shows of a built-in rule, read from its module's source:
+    importing the module would import the engine (and libcst) it checks with."""
+
+    code: str
+    name: str
+    severity: str
+    preview: bool
+    opt_in: bool
+    doc: str
+
+    def summary(self) -> str:
+        return self.doc.splitlines()[0]
+
+    def documentation(self) -> str:
+        return self.doc
+
+
+#: A rule as ``a2alint rule`` shows it: its page, or (a plug-in's) its class.
+Described = Union[RulePage, type[Rule]]
+_Found = TypeVar("_Found", RulePage, type[Rule])
 
 
 def _rules_in(module: object) -> list[type[Rule]]:
@@ -40,6 +67,52 @@ def load_rules() -> dict[str, type[Rule]]:
     """``code -> rule class`` for the built-in rules and installed plug-ins, sorted by code."""
     found = [(name, rule) for name in _builtin_modules() for rule in _rules_in(importlib.import_module(name))]
     return _registered([*found, *_plugin_rules()])
+
+
+@lru_cache(maxsize=1)
+def rule_pages() -> dict[str, Described]:
+    """``code -> rule`` as :func:`load_rules` has them, for showing: the built-in rules read
+    from their source (a module whose rule fields are not plain literals is imported),
+    the plug-ins loaded."""
+    found: list[tuple[str, Described]] = []
+    for name in _builtin_modules():
+        spec = importlib.util.find_spec(name)
+        source = spec.loader.get_source(name) if spec is not None and spec.loader is not None else None
+        pages = pages_in_source(source) if source is not None else None
+        rules = pages if pages is not None else _rules_in(importlib.import_module(name))
+        found += [(name, rule) for rule in rules]
+    return _registered([*found, *_plugin_rules()])
+
+
+_FIELDS = ("code", "name", "severity", "preview", "opt_in")
+
+
+def pages_in_source(source: str) -> list[RulePage] | None:
+    """The pages of the rule classes a rule module's source defines (classes of ``Rule`` that
+    set ``code``), or None when a field is not a literal or a class derives from another one:
+    then only the class itself can tell."""
+    pages = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = {
+            target.id: statement.value
+            for statement in node.body
+            if isinstance(statement, ast.Assign)
+            for target in statement.targets
+            if isinstance(target, ast.Name) and target.id in _FIELDS
+        }
+        if "code" not in fields:
+            continue
+        if [ast.unparse(base) for base in node.bases] != ["Rule"] or "name" not in fields:
+            return None
+        try:
+            values = {field: ast.literal_eval(value) for field, value in fields.items()}
+        except ValueError:
+            return None
+        defaults = {field: getattr(Rule, field) for field in ("severity", "preview", "opt_in")}
+        pages.append(RulePage(**{**defaults, **values}, doc=ast.get_docstring(node) or ""))
+    return pages
 
 
 def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
@@ -66,10 +139,10 @@ def _plugin(entry: EntryPoint) -> str:
     return f"{installed} (entry point '{entry.name} = {entry.value}' in group {GROUP})"
 
 
-def _registered(found: list[tuple[str, type[Rule]]]) -> dict[str, type[Rule]]:
+def _registered(found: list[tuple[str, _Found]]) -> dict[str, _Found]:
     """``found`` (where each rule comes from, and the rule) by code, sorted; a code or name
     of the wrong form, or a code two rules claim, is a :class:`RegistryError`."""
-    registry: dict[str, type[Rule]] = {}
+    registry: dict[str, _Found] = {}
     origin: dict[str, str] = {}
     for where, rule in found:
         code, name = getattr(rule, "code", None), getattr(rule, "name", None)
@@ -83,13 +156,13 @@ def _registered(found: list[tuple[str, type[Rule]]]) -> dict[str, type[Rule]]:
     return dict(sorted(registry.items()))
 
 
-def severity_label(rule: type[Rule]) -> str:
+def severity_label(rule: Described) -> str:
     """``warning``, ``warning, preview``, ``warning, opt-in``: how the rule list and the
     README's table show a rule's severity and when it runs."""
     return rule.severity + (", preview" if rule.preview else "") + (", opt-in" if rule.opt_in else "")
 
 
-def markdown_table(registry: dict[str, type[Rule]]) -> str:
+def markdown_table(registry: dict[str, Described]) -> str:
     """The README's rule table (a test keeps the README in step with the registry)."""
     rows = ["| Code | Name | Severity | What it flags |", "| --- | --- | --- | --- |"]
     for rule in registry.values():
