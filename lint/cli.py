@@ -116,6 +116,7 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also apply unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix, exit 1 when a fix was applied, even if no finding is left.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help=f"The cache's folder (default: ${CACHE_DIR_VARIABLE}, else .a2alint_cache/ in the project root).")
@@ -150,6 +151,7 @@ def check(
     unsafe_fixes: bool,
     diff: bool,
     exit_zero: bool,
+    exit_non_zero_on_fix: bool,
     quiet: bool,
     no_cache: bool,
     cache_dir: str | None,
@@ -208,6 +210,8 @@ def check(
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
     cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir), registry)
+    if exit_zero and exit_non_zero_on_fix:
+        raise click.UsageError("--exit-zero and --exit-non-zero-on-fix ask for opposite exit codes: give one of them")
     if (add_noqa_comments or write_baseline_file) and fix_mode:
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
@@ -307,7 +311,7 @@ def check(
         sys.exit(2)
     if diff:
         sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
-    sys.exit(1 if diagnostics and not exit_zero else 0)
+    sys.exit(1 if (diagnostics or (exit_non_zero_on_fix and fixed_count)) and not exit_zero else 0)
 
 
 def _show_settings(
