@@ -38,7 +38,7 @@ from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
 from a2alint.rule import Rule
-from a2alint.suppressions import find_noqa, skips_file
+from a2alint.suppressions import Noqa, find_noqa, skips_file
 
 #: Larger files are one AC000: libcst needs 5 to 15 seconds and up to 1 GB of memory per MiB of Python.
 #: The most bytes a file read without settings may have (standard input, a note's line).
@@ -402,19 +402,22 @@ class Linter:
                 diagnostics.append(diagnostic)
         return diagnostics
 
-    def _suppress(self, diagnostics: list[Diagnostic], noqa: dict, display: str, enabled: frozenset[str]) -> list[Diagnostic]:
+    def _suppress(self, diagnostics: list[Diagnostic], noqa: dict[int, Noqa], display: str, enabled: frozenset[str]) -> list[Diagnostic]:
+        """The diagnostics no noqa covers. A noqa of the whole file is asked first, as in ruff:
+        a line's own noqa for a code the file's covers is then unused."""
+        whole_file = [comment for comment in noqa.values() if comment.whole_file]
         kept = []
         for diagnostic in diagnostics:
-            comment = noqa.get(diagnostic.line)
-            if comment is not None and comment.covers(diagnostic.code):
-                comment.used.add(diagnostic.code)
+            covering = [c for c in (*whole_file, noqa.get(diagnostic.line)) if c is not None and c.covers(diagnostic.code)]
+            if covering:
+                covering[0].used.add(diagnostic.code)
             else:
                 kept.append(diagnostic)
         if UNUSED_NOQA in enabled:
             kept += self._unused(noqa, display)
         return sorted(kept, key=Diagnostic.sort_key)
 
-    def _unused(self, noqa: dict, display: str) -> list[Diagnostic]:
+    def _unused(self, noqa: dict[int, Noqa], display: str) -> list[Diagnostic]:
         """``AC001`` for a2alint codes (or ``# a2alint: noqa``) that suppressed nothing."""
         found = []
         for comment in noqa.values():
@@ -422,11 +425,12 @@ class Linter:
                 unused = [] if comment.used or not comment.ours else ["all a2alint codes"]
             else:
                 unused = sorted(c for c in comment.codes if c in self.registry and c not in comment.used)
-            if unused:
-                message = f"unused suppression: {', '.join(unused)}"
-                found.append(
-                    self._engine_diagnostic(UNUSED_NOQA, display, comment.line, comment.column, message, comment.end_column)
-                )
+            if not unused:
+                continue
+            message = f"unused suppression{' for the whole file' if comment.whole_file else ''}: {', '.join(unused)}"
+            found.append(
+                self._engine_diagnostic(UNUSED_NOQA, display, comment.line, comment.column, message, comment.end_column)
+            )
         return found
 
 

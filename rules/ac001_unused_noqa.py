@@ -7,8 +7,9 @@ class UnusedNoqa(Rule):
     ## What it does
     With `--report-unused-noqa` (or `AC001` selected by its code), reports a
     `# noqa: AC1xx` comment whose a2alint codes matched no finding on its
-    line, and a `# a2alint: noqa` that matched nothing. Codes of other tools
-    in the same comment are left alone.
+    line, a `# a2alint: noqa` that matched nothing, and the codes of a
+    file's `# a2alint: noqa: AC1xx` line that matched nothing in the file.
+    Codes of other tools in the same comment are left alone.
 
     ## Why is this bad?
     A stale suppression hides the next real finding on that line.
