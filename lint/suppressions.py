@@ -34,6 +34,9 @@ class Noqa:
     #: ``# a2alint: noqa`` on a line of its own (a comment token, not a line of a string
     #: that reads like one): for every line of the file.
     whole_file: bool
+    #: Read from a comment token; not when this Python's tokenizer cannot read the file
+    #: and a ``#`` of the text was taken for one (it may be in a string): never rewritten.
+    tokenized: bool
     used: set[str] = field(default_factory=set)
 
     def covers(self, code: str) -> bool:
@@ -99,8 +102,37 @@ def find_noqa(source: str) -> dict[int, Noqa]:
             codes=frozenset(re.split(r"[\s,]+", codes.upper().strip())) if codes else None,
             ours=ours,
             whole_file=ours and tokenized and _alone(lines, line, column),
+            tokenized=tokenized,
         )
     return found
+
+
+def without_codes(line: str, noqa: Noqa, unused: frozenset[str]) -> Edit:
+    """The edit of ``line`` (the text of the line of ``noqa``, with its ending) that takes
+    the ``unused`` codes out of ``noqa``, as ruff's fix of an unused ``# noqa`` does: only
+    those codes when others are left; else the directive, and the comment with it when it
+    holds nothing else (the whole line when that is all it holds), keeping the rest of it:
+    ``# noqa: AC101  # type: ignore`` keeps ``# type: ignore``, ``# noqa: AC101 why``
+    keeps ``# why``."""
+    match = _NOQA.match(line, noqa.column - 1)
+    assert match is not None, "a noqa is found where find_noqa found it"
+    listed = re.findall(r"[A-Za-z]+[0-9]+", match.group("codes") or "")
+    left = [code for code in listed if code.upper() not in unused]
+    if left:
+        return _replaced(noqa.line, match.start("codes"), match.end("codes"), ", ".join(left))
+    body = line.rstrip("\r\n")
+    before, rest = body[: match.start()], body[match.end() :].lstrip()
+    if not before.strip() and not rest:
+        end = Position(noqa.line + 1, 1) if body != line else Position(noqa.line, len(line) + 1)
+        return Edit(Position(noqa.line, 1), end, "")
+    if not rest:
+        return _replaced(noqa.line, len(before.rstrip()), len(body), "")
+    return _replaced(noqa.line, match.start(), len(body) - len(rest), "" if rest.startswith("#") else "# ")
+
+
+def _replaced(line: int, start: int, end: int, text: str) -> Edit:
+    """Columns ``start`` to ``end`` (0-based, end-exclusive) of ``line`` replaced with ``text``."""
+    return Edit(Position(line, start + 1), Position(line, end + 1), text)
 
 
 #: Codes a ``# noqa`` cannot suppress (a file that cannot be read; a noqa itself).
