@@ -560,7 +560,7 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="The cache's folder, if check was given one.")
 def clean(cache_dir: str | None) -> None:
     """Remove the cache 'check' uses when run from here."""
-    folder = cache_folder(SettingsResolver(load_rules()), cache_dir)
+    folder = cache_folder(SettingsResolver(_registry()), cache_dir)
     shown = os.path.relpath(folder) if folder.is_relative_to(Path.cwd()) else str(folder)
     try:
         removed = clean_cache(folder)

@@ -73,7 +73,7 @@ def test_a_broken_plugin_is_refused_by_distribution_and_entry_point(tmp_path, pr
     assert_refused(run_installed("check", "p.py", cwd=tmp_path, env=env), why, entry or f"{module} = {module}")
 
 
-@pytest.mark.parametrize("command", [("rule", "--all"), ("rule", "AC101"), ("server",), ("-m", "a2alint", "check")])
+@pytest.mark.parametrize("command", [("rule", "--all"), ("rule", "AC101"), ("server",), ("clean",), ("-m", "a2alint", "check")])
 def test_every_command_that_needs_the_rules_refuses_a_broken_plugin(tmp_path, command):
     module, source, entry, why = BROKEN["fails to import"]
     env = install(tmp_path / "site", module, source, entry)
