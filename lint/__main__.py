@@ -5,7 +5,11 @@ import sys
 
 # `-m` puts the working directory first on sys.path, where a checked project's own
 # click.py or libcst/ would shadow a2alint's dependencies (pip's __main__ does this too).
-if sys.path and sys.path[0] in ("", os.getcwd()):
+try:
+    working = os.getcwd()
+except FileNotFoundError:  # deleted: nothing there to shadow anything, and the command says so
+    working = ""
+if sys.path and sys.path[0] in ("", working):
     sys.path.pop(0)
 
 from a2alint.cli import run  # noqa: E402

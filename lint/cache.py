@@ -39,10 +39,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Mapping
 
-from a2alint import __version__, model as facts_module
+from a2alint import __version__
 from a2alint.config import ConfigError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
-from a2alint.runner import MAX_BYTES
+
+# The facts' classes (a2alint.model) and the runner import libcst: they are imported where
+# facts and findings are read back, so the command's --version and rule load without them.
 
 CACHE_DIR = ".a2alint_cache"
 #: Overrides where the cache lives (``--cache-dir`` overrides it in turn).
@@ -245,11 +247,13 @@ class Cache:
             payload = self._read(key, "facts")
         if payload is None:
             return None
+        from a2alint.model import ModuleModel
+
         try:
             model = _FactsUnpickler(io.BytesIO(payload)).load()
         except Exception:
             return None
-        if not isinstance(model, facts_module.ModuleModel):
+        if not isinstance(model, ModuleModel):
             return None
         self._keep(key, model)
         return model
@@ -281,6 +285,8 @@ class _FactsUnpickler(pickle.Unpickler):
     large as the payload, which is bounded."""
 
     def find_class(self, module: str, name: str):
+        from a2alint import model as facts_module
+
         found = getattr(facts_module, name, None) if module == facts_module.__name__ else None
         if isinstance(found, type) and found.__module__ == module:
             return found
@@ -302,6 +308,8 @@ def _load(entry: object, rules: Mapping[str, type]) -> Diagnostic:
     """The diagnostic ``entry`` holds, if it is one :func:`_dump` writes for one of
     ``rules``; ValueError otherwise (a wrong type, a field missing or unknown, a code,
     name or severity no rule has, text too long or with control characters)."""
+    from a2alint.runner import MAX_BYTES
+
     entry = _fields(entry, _DIAGNOSTIC, _DIAGNOSTIC_EXTRAS)
     rule = rules.get(entry["code"]) if isinstance(entry["code"], str) else None
     if rule is None or (entry["rule"], entry["severity"]) != (rule.name, rule.severity):

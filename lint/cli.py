@@ -10,21 +10,23 @@ import shutil
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import click
 
 from a2alint import __version__, reporters
-from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
 from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context
 from a2alint.paths import resolved
-from a2alint.fixes import Change, StaleFileError, UnwritableEditError, parses, splice_bytes, split_lines, write_atomically
-from a2alint.registry import load_rules, markdown_table
-from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files, read_source
-from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
+from a2alint.registry import RegistryError, load_rules, markdown_table, rule_pages, severity_label
+
+# The engine (and libcst, a third of a second to import) is imported by the functions of
+# ``check`` that use it: ``--version`` and ``rule`` answer without it.
+if TYPE_CHECKING:
+    from a2alint.fixes import Change
+    from a2alint.runner import FileResult, Linter
 
 
 def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
@@ -44,6 +46,18 @@ def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
 def main() -> None:
     """a2alint: find A2A client code that re-fetches Agent Cards after submission, cancels on
     skill absence, sends without freezing the card's contract, or lets a card decide task state."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every command reads config, paths or its cache from here
+        _fail("the current directory no longer exists; cd into one that does")
+
+
+def _registry() -> dict:
+    """Every rule, or exit 2 naming the plug-in that cannot be registered."""
+    try:
+        return load_rules()
+    except RegistryError as error:
+        _fail(str(error))
 
 
 #: Set by :func:`run` when the process ends as soon as the command does.
@@ -102,6 +116,7 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also apply unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix, exit 1 when a fix was applied, even if no finding is left.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), help=f"The cache's folder (default: ${CACHE_DIR_VARIABLE}, else .a2alint_cache/ in the project root).")
@@ -136,6 +151,7 @@ def check(
     unsafe_fixes: bool,
     diff: bool,
     exit_zero: bool,
+    exit_non_zero_on_fix: bool,
     quiet: bool,
     no_cache: bool,
     cache_dir: str | None,
@@ -154,6 +170,9 @@ def check(
     verbose: bool,
 ) -> None:
     """Check PATHS (files or directories; default '.'; '-' reads stdin)."""
+    from a2alint.baseline import Baseline, BaselineError, lines_reader, write as write_baseline
+    from a2alint.runner import MAX_BYTES, FileResult, Linter, check_files
+
     # The project's facts live until the run ends and then the process does: a collection
     # of their cycles after the check (seconds for a large project) would free nothing the
     # run still needs, so the cyclic collector stays off for the command.
@@ -163,7 +182,7 @@ def check(
         gc.disable()
         if not _LEAVING_AT_ONCE:
             click.get_current_context().call_on_close(gc.enable)
-    registry = load_rules()
+    registry = _registry()
     cwd = Path.cwd()
     if stdin_filename and not paths:
         paths = ("-",)  # like ruff: naming the stdin source implies reading it
@@ -191,6 +210,8 @@ def check(
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
     cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir), registry)
+    if exit_zero and exit_non_zero_on_fix:
+        raise click.UsageError("--exit-zero and --exit-non-zero-on-fix ask for opposite exit codes: give one of them")
     if (add_noqa_comments or write_baseline_file) and fix_mode:
         raise click.UsageError("--add-noqa and --write-baseline take the findings as they are: not with --fix or --diff")
     if add_noqa_comments and (write_baseline_file or paths == ("-",)):
@@ -290,7 +311,7 @@ def check(
         sys.exit(2)
     if diff:
         sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
-    sys.exit(1 if diagnostics and not exit_zero else 0)
+    sys.exit(1 if (diagnostics or (exit_non_zero_on_fix and fixed_count)) and not exit_zero else 0)
 
 
 def _show_settings(
@@ -343,6 +364,8 @@ def _check_stdin(
     """The source piped in, checked as the file it names would be: with the rest of that
     file's project, when it has one. No more of it is read than a file may hold (the
     rest, for ``--fix``, is passed through by :func:`_apply`)."""
+    from a2alint.runner import MAX_BYTES
+
     data = sys.stdin.buffer.read(MAX_BYTES + 1)
     display = stdin_filename or "-"
     path = Path(stdin_filename) if stdin_filename else Path.cwd() / "-"
@@ -358,6 +381,8 @@ def _check_stdin(
 def _check_stdin_as(
     linter: Linter, resolver: SettingsResolver, data: bytes, display: str, path: Path, fix_mode: str | None, cache: Cache | None
 ) -> FileResult:
+    from a2alint.runner import check_files, read_source
+
     piped = resolved(path)
     context = [(d, p, resolver.for_path(p)) for d, p in project_context([(display, path)], resolver)]
 
@@ -391,6 +416,9 @@ def _apply(
 ) -> int:
     """Write (or, with --diff, print) every fixed file; the number of findings fixed. A file
     that cannot be written keeps the findings it had (``unfixed``), so they still count."""
+    from a2alint.fixes import split_lines
+    from a2alint.runner import MAX_BYTES
+
     fixed = 0
     for result in results:
         if result.fixed is None:
@@ -424,6 +452,8 @@ def _write_edited(path: Path | None, data: bytes, original: str, changes: list[C
     """Write the file read as ``data`` (``original`` in ``encoding``) with ``changes`` made to
     its text, to ``path`` (for none, to stdout: as it came when it cannot be changed); why it
     was not, if not."""
+    from a2alint.fixes import StaleFileError, UnwritableEditError, splice_bytes, write_atomically
+
     reason = None
     try:
         edited = splice_bytes(data, original, changes, encoding)
@@ -444,6 +474,10 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
     """Add a ``# noqa: CODE`` for every finding of every file, as a fix is written (checked
     on the file as it is now, verified to parse, written atomically unless the file changed
     meanwhile); the number of findings left without one."""
+    from a2alint.fixes import parses
+    from a2alint.runner import read_source
+    from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
+
     added = files = left = 0
     for result in results:
         if all(d.code in NOT_SUPPRESSIBLE for d in result.diagnostics):
@@ -490,31 +524,35 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
-    registry = load_rules()
+    try:
+        rules = rule_pages()
+    except RegistryError as error:
+        _fail(str(error))
+
+    def fields(described) -> dict:
+        return {
+            "code": described.code, "name": described.name, "severity": described.severity,
+            "preview": described.preview, "opt_in": described.opt_in, "summary": described.summary(),
+        }
+
     if show_all or code is None:
-        rows = [
-            {"code": r.code, "name": r.name, "severity": r.severity, "preview": r.preview, "summary": r.summary()}
-            for r in registry.values()
-        ]
         if output_format == "json":
-            click.echo(json.dumps(rows, indent=2))
-            return
-        if output_format == "markdown":
-            click.echo(markdown_table(registry), nl=False)
-            return
-        for row in rows:
-            flag = " (preview)" if row["preview"] else ""
-            click.echo(f"{row['code']}  {row['name']:<34} {row['severity']:<8}{flag}  {row['summary']}")
+            click.echo(json.dumps([fields(r) for r in rules.values()], indent=2))
+        elif output_format == "markdown":
+            click.echo(markdown_table(rules), nl=False)
+        else:
+            rows = [(r.code, r.name, severity_label(r), r.summary()) for r in rules.values()]
+            widths = [max(len(row[column]) for row in rows) for column in range(3)]
+            for *aligned, summary in rows:
+                click.echo("  ".join(text.ljust(width) for text, width in zip(aligned, widths)) + f"  {summary}")
         return
-    found = registry.get(code.upper())
+    found = rules.get(code.upper())
     if found is None:
         raise click.UsageError(f"unknown rule code: {code}")
     if output_format == "json":
-        click.echo(json.dumps({"code": found.code, "name": found.name, "severity": found.severity,
-                               "preview": found.preview, "summary": found.summary(), "documentation": found.documentation()}, indent=2))
+        click.echo(json.dumps({**fields(found), "documentation": found.documentation()}, indent=2))
         return
-    flags = ", preview" if found.preview else ""
-    click.echo(f"# {found.code} {found.name} ({found.severity}{flags})\n")
+    click.echo(f"# {found.code} {found.name} ({severity_label(found)})\n")
     click.echo(found.documentation())
 
 
@@ -522,7 +560,7 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="The cache's folder, if check was given one.")
 def clean(cache_dir: str | None) -> None:
     """Remove the cache 'check' uses when run from here."""
-    folder = cache_folder(SettingsResolver(load_rules()), cache_dir)
+    folder = cache_folder(SettingsResolver(_registry()), cache_dir)
     shown = os.path.relpath(folder) if folder.is_relative_to(Path.cwd()) else str(folder)
     try:
         removed = clean_cache(folder)
@@ -541,4 +579,5 @@ def server() -> None:
         sys.exit(2)
     from a2alint.server import serve
 
+    _registry()  # a plug-in that cannot be registered: refused here, not inside the server
     serve()

@@ -57,6 +57,10 @@ class Layer:
     ignore: tuple[str, ...] = ()
 
 
+#: The selection before any config or option: every rule, built-in or an installed
+#: plug-in's (flake8's convention), but those that are preview or opt-in.
+DEFAULT_LAYER = Layer(select=("ALL",))
+
 #: The default ``max-file-size``: 1 MiB, far above any hand-written client module.
 DEFAULT_MAX_FILE_SIZE = 1024 * 1024
 
@@ -65,7 +69,7 @@ DEFAULT_MAX_FILE_SIZE = 1024 * 1024
 class Settings:
     root: Path
     config_path: Path | None = None
-    layers: tuple[Layer, ...] = (Layer(select=("AC",)),)
+    layers: tuple[Layer, ...] = (DEFAULT_LAYER,)
     preview: bool = False
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()

@@ -2,20 +2,50 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import pkgutil
 import re
+from dataclasses import dataclass
 from functools import lru_cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
+from types import ModuleType
+from typing import Iterator, TypeVar, Union
 
 from a2alint.rule import Rule
 
-CODE = re.compile(r"^[A-Z]{1,4}[0-9]{3}$")
-NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+GROUP = "a2alint.rules"
+CODE = re.compile(r"[A-Z]{1,4}[0-9]{3}")
+NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
 class RegistryError(Exception):
-    pass
+    """A rule that cannot be registered, named with where it comes from: the command refuses to run."""
+
+
+@dataclass(frozen=True)
+class RulePage:
+    """What ``a2alint rule`` shows of a built-in rule, read from its module's source:
+    importing the module would import the engine (and libcst) it checks with."""
+
+    code: str
+    name: str
+    severity: str
+    preview: bool
+    opt_in: bool
+    doc: str
+
+    def summary(self) -> str:
+        return self.doc.splitlines()[0]
+
+    def documentation(self) -> str:
+        return self.doc
+
+
+#: A rule as ``a2alint rule`` shows it: its page, or (a plug-in's) its class.
+Described = Union[RulePage, type[Rule]]
+_Found = TypeVar("_Found", RulePage, type[Rule])
 
 
 def _rules_in(module: object) -> list[type[Rule]]:
@@ -26,31 +56,115 @@ def _rules_in(module: object) -> list[type[Rule]]:
     ]
 
 
+def _builtin_modules() -> list[str]:
+    import a2alint.rules as package
+
+    return [f"{package.__name__}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+
+
 @lru_cache(maxsize=1)
 def load_rules() -> dict[str, type[Rule]]:
     """``code -> rule class`` for the built-in rules and installed plug-ins, sorted by code."""
-    import a2alint.rules as package
+    found = [(name, rule) for name in _builtin_modules() for rule in _rules_in(importlib.import_module(name))]
+    return _registered([*found, *_plugin_rules()])
 
-    found: list[type[Rule]] = []
-    for info in pkgutil.iter_modules(package.__path__):
-        found += _rules_in(importlib.import_module(f"{package.__name__}.{info.name}"))
-    for entry in entry_points(group="a2alint.rules"):
-        loaded = entry.load()
-        found += [loaded] if isinstance(loaded, type) else _rules_in(loaded)
-    registry: dict[str, type[Rule]] = {}
-    for rule in found:
-        if not CODE.match(rule.code) or not NAME.match(rule.name):
-            raise RegistryError(f"rule {rule.__qualname__}: bad code {rule.code!r} or name {rule.name!r}")
-        if rule.code in registry and registry[rule.code] is not rule:
-            raise RegistryError(f"two rules claim {rule.code}: {registry[rule.code].__qualname__}, {rule.__qualname__}")
-        registry[rule.code] = rule
+
+@lru_cache(maxsize=1)
+def rule_pages() -> dict[str, Described]:
+    """``code -> rule`` as :func:`load_rules` has them, for showing: the built-in rules read
+    from their source (a module whose rule fields are not plain literals is imported),
+    the plug-ins loaded."""
+    found: list[tuple[str, Described]] = []
+    for name in _builtin_modules():
+        spec = importlib.util.find_spec(name)
+        source = spec.loader.get_source(name) if spec is not None and spec.loader is not None else None
+        pages = pages_in_source(source) if source is not None else None
+        rules = pages if pages is not None else _rules_in(importlib.import_module(name))
+        found += [(name, rule) for rule in rules]
+    return _registered([*found, *_plugin_rules()])
+
+
+_FIELDS = ("code", "name", "severity", "preview", "opt_in")
+
+
+def pages_in_source(source: str) -> list[RulePage] | None:
+    """The pages of the rule classes a rule module's source defines (classes of ``Rule`` that
+    set ``code``), or None when a field is not a literal or a class derives from another one:
+    then only the class itself can tell."""
+    pages = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = {
+            target.id: statement.value
+            for statement in node.body
+            if isinstance(statement, ast.Assign)
+            for target in statement.targets
+            if isinstance(target, ast.Name) and target.id in _FIELDS
+        }
+        if "code" not in fields:
+            continue
+        if [ast.unparse(base) for base in node.bases] != ["Rule"] or "name" not in fields:
+            return None
+        try:
+            values = {field: ast.literal_eval(value) for field, value in fields.items()}
+        except ValueError:
+            return None
+        defaults = {field: getattr(Rule, field) for field in ("severity", "preview", "opt_in")}
+        pages.append(RulePage(**{**defaults, **values}, doc=ast.get_docstring(node) or ""))
+    return pages
+
+
+def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
+    """The rule classes of each installed entry point, named by their distribution and entry
+    point. One that fails to import or provides no rule is a :class:`RegistryError`."""
+    for entry in entry_points(group=GROUP):
+        where = _plugin(entry)
+        try:
+            loaded = entry.load()
+        except Exception as error:  # whatever the plug-in's import raises
+            raise RegistryError(f"{where}: cannot be imported: {type(error).__name__}: {error}") from None
+        if isinstance(loaded, ModuleType):
+            rules = _rules_in(loaded)
+        else:
+            rules = [loaded] if isinstance(loaded, type) and issubclass(loaded, Rule) and loaded is not Rule else []
+        if not rules:
+            raise RegistryError(f"{where}: provides no a2alint rule (a subclass of a2alint.rule.Rule, or a module of them)")
+        yield from ((where, rule) for rule in rules)
+
+
+def _plugin(entry: EntryPoint) -> str:
+    dist = getattr(entry, "dist", None)
+    installed = f"plug-in {dist.name} {dist.version}" if dist is not None else "a plug-in"
+    return f"{installed} (entry point '{entry.name} = {entry.value}' in group {GROUP})"
+
+
+def _registered(found: list[tuple[str, _Found]]) -> dict[str, _Found]:
+    """``found`` (where each rule comes from, and the rule) by code, sorted; a code or name
+    of the wrong form, or a code two rules claim, is a :class:`RegistryError`."""
+    registry: dict[str, _Found] = {}
+    origin: dict[str, str] = {}
+    for where, rule in found:
+        code, name = getattr(rule, "code", None), getattr(rule, "name", None)
+        if not isinstance(code, str) or not CODE.fullmatch(code):
+            raise RegistryError(f"{where}: rule code {code!r} is not 1 to 4 capital letters and 3 digits (such as XY123)")
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise RegistryError(f"{where}: rule name {name!r} of {code} is not lower-case words joined by '-'")
+        if code in registry and registry[code] is not rule:
+            raise RegistryError(f"{where}: its rule {name} claims {code}, which is {registry[code].name} of {origin[code]}")
+        registry[code], origin[code] = rule, where
     return dict(sorted(registry.items()))
 
 
-def markdown_table(registry: dict[str, type[Rule]]) -> str:
+def severity_label(rule: Described) -> str:
+    """``warning``, ``warning, preview``, ``warning, opt-in``: how the rule list and the
+    README's table show a rule's severity and when it runs."""
+    return rule.severity + (", preview" if rule.preview else "") + (", opt-in" if rule.opt_in else "")
+
+
+def markdown_table(registry: dict[str, Described]) -> str:
     """The README's rule table (a test keeps the README in step with the registry)."""
     rows = ["| Code | Name | Severity | What it flags |", "| --- | --- | --- | --- |"]
     for rule in registry.values():
-        severity = rule.severity + (", preview" if rule.preview else "") + (", opt-in" if rule.opt_in else "")
-        rows.append(f'| <a id="{rule.code}"></a>{rule.code} | `{rule.name}` | {severity} | {rule.summary()} |')
+        rows.append(f'| <a id="{rule.code}"></a>{rule.code} | `{rule.name}` | {severity_label(rule)} | {rule.summary()} |')
     return "\n".join(rows) + "\n"

@@ -15,7 +15,6 @@ from typing import IO, Callable, Iterable, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
-from a2alint.baseline import fingerprints
 from a2alint.diagnostics import Diagnostic
 from a2alint.rule import Rule
 
@@ -254,6 +253,8 @@ def _fingerprinted(
 ) -> list[tuple[Diagnostic, str, str]]:
     """``(diagnostic, path, fingerprint)`` in sorted order: the path relative to ``root`` and
     the baseline's fingerprint, which a finding keeps across runs and moves of its lines."""
+    from a2alint.baseline import fingerprints  # it reads files as the engine does: imported with it
+
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     return [(d, path, fingerprint) for d, (path, _, fingerprint) in zip(ordered, fingerprints(ordered, lines_of, root, cwd))]
 

@@ -19,11 +19,11 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Union
 
-import libcst as cst
-
 from a2alint.diagnostics import Applicability, Severity
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # only annotations: the rule pages and plug-in classes load without libcst
+    import libcst as cst
+
     from a2alint.model import ModuleModel
 
 

@@ -38,7 +38,7 @@ from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
 from a2alint.rule import Rule
-from a2alint.suppressions import find_noqa, skips_file
+from a2alint.suppressions import Noqa, find_noqa, skips_file, without_codes
 
 #: Larger files are one AC000: libcst needs 5 to 15 seconds and up to 1 GB of memory per MiB of Python.
 #: The most bytes a file read without settings may have (standard input, a note's line).
@@ -154,9 +154,12 @@ class Linter:
         if marked and skips_file(data, text):
             return prepared
         if self.prefilter and not matters and not apimodel.may_matter(data, settings):
-            if UNUSED_NOQA in enabled and b"noqa" in data.lower():  # no finding here, so every a2alint noqa is unused
-                result.diagnostics = self._suppress([], find_noqa(text), display, enabled)
-            return prepared
+            if UNUSED_NOQA not in enabled or b"noqa" not in data.lower():
+                return prepared
+            result.diagnostics = self._suppress([], find_noqa(text), text, display, enabled)  # no finding here: all unused
+            if not (fix and any(d.fix for d in result.diagnostics)):
+                return prepared
+            enabled = prepared.enabled = frozenset({UNUSED_NOQA})  # no rule reports here: parsed to fix its noqa only
         nesting = Nesting.of(text)
         if nesting.refusal:
             self._unparsable(result, enabled, *nesting.refusal)
@@ -173,8 +176,8 @@ class Linter:
         try:
             with _collector_paused():
                 return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled)
-        except _Refused as refused:
-            prepared.result.diagnostics = refused.diagnostics
+        except _Refused as refused:  # added to the AC001 of a file parsed only to fix its noqa
+            prepared.result.diagnostics += refused.diagnostics
         except Exception as error:  # the engine itself failed on this file: said, never a traceback
             prepared.result.errors.append(self._internal_error(prepared.result.display, error))
         return None
@@ -255,11 +258,13 @@ class Linter:
             result.diagnostics.append(self._engine_diagnostic(UNPARSABLE, result.display, line, column, message))
         return result
 
-    def _engine_diagnostic(self, code: str, display: str, line: int, column: int, message: str, end: int | None = None) -> Diagnostic:
+    def _engine_diagnostic(
+        self, code: str, display: str, line: int, column: int, message: str, end: int | None = None, fix: Fix | None = None
+    ) -> Diagnostic:
         rule = self.registry[code]
         return Diagnostic(
             display, line, column, line, end or column, code, rule.name, rule.severity, message,
-            suggestion=getattr(rule, "suggestion", None),
+            suggestion=getattr(rule, "suggestion", None), fix=fix,
         )
 
     def _fix(self, result: FileResult, path: Path, settings: Settings, enabled: frozenset[str], unsafe: bool, analysis: Analysis) -> None:
@@ -330,7 +335,7 @@ class Linter:
             return [], errors
         if reports:
             diagnostics = self._diagnostics(model, text, display, reports)
-        return self._suppress(diagnostics, noqa, display, enabled), errors
+        return self._suppress(diagnostics, noqa, text, display, enabled), errors
 
     def _too_complex(self, model: ModuleModel, text: str, display: str, scope) -> Diagnostic:
         """``AC002`` for a file whose analysis spent its budget: at the function of this
@@ -402,31 +407,43 @@ class Linter:
                 diagnostics.append(diagnostic)
         return diagnostics
 
-    def _suppress(self, diagnostics: list[Diagnostic], noqa: dict, display: str, enabled: frozenset[str]) -> list[Diagnostic]:
+    def _suppress(
+        self, diagnostics: list[Diagnostic], noqa: dict[int, Noqa], text: str, display: str, enabled: frozenset[str]
+    ) -> list[Diagnostic]:
+        """The diagnostics no noqa covers. A noqa of the whole file is asked first, as in ruff:
+        a line's own noqa for a code the file's covers is then unused."""
+        whole_file = [comment for comment in noqa.values() if comment.whole_file]
         kept = []
         for diagnostic in diagnostics:
-            comment = noqa.get(diagnostic.line)
-            if comment is not None and comment.covers(diagnostic.code):
-                comment.used.add(diagnostic.code)
+            covering = [c for c in (*whole_file, noqa.get(diagnostic.line)) if c is not None and c.covers(diagnostic.code)]
+            if covering:
+                covering[0].used.add(diagnostic.code)
             else:
                 kept.append(diagnostic)
         if UNUSED_NOQA in enabled:
-            kept += self._unused(noqa, display)
+            kept += self._unused(noqa, text, display)
         return sorted(kept, key=Diagnostic.sort_key)
 
-    def _unused(self, noqa: dict, display: str) -> list[Diagnostic]:
-        """``AC001`` for a2alint codes (or ``# a2alint: noqa``) that suppressed nothing."""
+    def _unused(self, noqa: dict[int, Noqa], text: str, display: str) -> list[Diagnostic]:
+        """``AC001`` for a2alint codes (or ``# a2alint: noqa``) that suppressed nothing, with
+        the fix that takes them out of the comment (RUF100's, in ruff)."""
         found = []
+        lines = split_lines(text)
         for comment in noqa.values():
             if comment.codes is None:
                 unused = [] if comment.used or not comment.ours else ["all a2alint codes"]
             else:
                 unused = sorted(c for c in comment.codes if c in self.registry and c not in comment.used)
-            if unused:
-                message = f"unused suppression: {', '.join(unused)}"
-                found.append(
-                    self._engine_diagnostic(UNUSED_NOQA, display, comment.line, comment.column, message, comment.end_column)
-                )
+            if not unused:
+                continue
+            message = f"unused suppression{' for the whole file' if comment.whole_file else ''}: {', '.join(unused)}"
+            fix = None
+            if comment.tokenized:  # a "#" the tokenizer did not find may be in a string: left alone
+                edit = without_codes(lines[comment.line - 1], comment, frozenset(unused))
+                fix = Fix("safe", (edit,), "remove the unused suppression")
+            found.append(
+                self._engine_diagnostic(UNUSED_NOQA, display, comment.line, comment.column, message, comment.end_column, fix)
+            )
         return found
 
 

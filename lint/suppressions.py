@@ -3,7 +3,8 @@
 ``# noqa`` and ``# noqa: AC101, AC103`` work as in ruff and flake8;
 ``# a2alint: noqa[: codes]`` does the same for a2alint alone, for files whose
 bare ``# noqa`` belongs to another tool. A suppression applies to the line a
-diagnostic starts on.
+diagnostic starts on; ``# a2alint: noqa[: codes]`` as a comment on a line of its
+own applies to the whole file, as ruff's ``# ruff: noqa[: codes]`` does.
 """
 
 from __future__ import annotations
@@ -30,20 +31,27 @@ class Noqa:
     end_column: int
     codes: frozenset[str] | None  # None: every code
     ours: bool  # ``# a2alint: noqa``
+    #: ``# a2alint: noqa`` on a line of its own (a comment token, not a line of a string
+    #: that reads like one): for every line of the file.
+    whole_file: bool
+    #: Read from a comment token; not when this Python's tokenizer cannot read the file
+    #: and a ``#`` of the text was taken for one (it may be in a string): never rewritten.
+    tokenized: bool
     used: set[str] = field(default_factory=set)
 
     def covers(self, code: str) -> bool:
         return self.codes is None or code in self.codes
 
 
-def _comments(source: str) -> list[tuple[int, int, str]]:
-    """``(line, column, text)`` of each comment; tokenize knows strings from comments."""
+def _comments(source: str) -> tuple[list[tuple[int, int, str]], bool]:
+    """``(line, column, text)`` of each comment, and whether they are the tokenizer's (which
+    knows strings from comments) rather than guessed from the text."""
     try:
         return [
             (tok.start[0], tok.start[1], tok.string)
             for tok in tokenize.generate_tokens(io.StringIO(source, newline="").readline)  # lines end at \r too
             if tok.type == tokenize.COMMENT
-        ]
+        ], True
     except (tokenize.TokenError, SyntaxError, ValueError):
         # Syntax newer than this interpreter's tokenizer: fall back to the text.
         found = []
@@ -51,7 +59,12 @@ def _comments(source: str) -> list[tuple[int, int, str]]:
             index = line.find("#")
             if index >= 0:
                 found.append((number, index, line[index:]))
-        return found
+        return found, False
+
+
+def _alone(lines: list[str], line: int, column: int) -> bool:
+    """Whether the comment at ``line`` and ``column`` (0-based) is all its line holds."""
+    return not lines[line - 1][:column].strip()
 
 
 _SKIP_COMMENT = re.compile(r"#[ \t]*a2alint:[ \t]*skip-file\b")
@@ -66,30 +79,60 @@ def skips_file(data: bytes, text: str | None) -> bool:
     if text is None:
         return True
     lines = split_lines(text)
-    return any(
-        _SKIP_COMMENT.match(comment) and not lines[line - 1][:column].strip()
-        for line, column, comment in _comments(text)
-    )
+    return any(_SKIP_COMMENT.match(comment) and _alone(lines, line, column) for line, column, comment in _comments(text)[0])
 
 
 def find_noqa(source: str) -> dict[int, Noqa]:
-    """Suppressions by line number."""
+    """Suppressions by the line they are on."""
     found: dict[int, Noqa] = {}
     if "noqa" not in source.lower():  # tokenizing is slow; most files have no suppression
         return found
-    for line, column, text in _comments(source):
+    comments, tokenized = _comments(source)
+    lines = split_lines(source)
+    for line, column, text in comments:
         match = _NOQA.search(text)
         if not match:
             continue
         codes = match.group("codes")
+        ours = bool(match.group("ours"))
         found[line] = Noqa(
             line=line,
             column=column + match.start() + 1,
             end_column=column + match.end() + 1,
             codes=frozenset(re.split(r"[\s,]+", codes.upper().strip())) if codes else None,
-            ours=bool(match.group("ours")),
+            ours=ours,
+            whole_file=ours and tokenized and _alone(lines, line, column),
+            tokenized=tokenized,
         )
     return found
+
+
+def without_codes(line: str, noqa: Noqa, unused: frozenset[str]) -> Edit:
+    """The edit of ``line`` (the text of the line of ``noqa``, with its ending) that takes
+    the ``unused`` codes out of ``noqa``, as ruff's fix of an unused ``# noqa`` does: only
+    those codes when others are left; else the directive, and the comment with it when it
+    holds nothing else (the whole line when that is all it holds), keeping the rest of it:
+    ``# noqa: AC101  # type: ignore`` keeps ``# type: ignore``, ``# noqa: AC101 why``
+    keeps ``# why``."""
+    match = _NOQA.match(line, noqa.column - 1)
+    assert match is not None, "a noqa is found where find_noqa found it"
+    listed = re.findall(r"[A-Za-z]+[0-9]+", match.group("codes") or "")
+    left = [code for code in listed if code.upper() not in unused]
+    if left:
+        return _replaced(noqa.line, match.start("codes"), match.end("codes"), ", ".join(left))
+    body = line.rstrip("\r\n")
+    before, rest = body[: match.start()], body[match.end() :].lstrip()
+    if not before.strip() and not rest:
+        end = Position(noqa.line + 1, 1) if body != line else Position(noqa.line, len(line) + 1)
+        return Edit(Position(noqa.line, 1), end, "")
+    if not rest:
+        return _replaced(noqa.line, len(before.rstrip()), len(body), "")
+    return _replaced(noqa.line, match.start(), len(body) - len(rest), "" if rest.startswith("#") else "# ")
+
+
+def _replaced(line: int, start: int, end: int, text: str) -> Edit:
+    """Columns ``start`` to ``end`` (0-based, end-exclusive) of ``line`` replaced with ``text``."""
+    return Edit(Position(line, start + 1), Position(line, end + 1), text)
 
 
 #: Codes a ``# noqa`` cannot suppress (a file that cannot be read; a noqa itself).

@@ -138,7 +138,7 @@ def edited_meanwhile(monkeypatch: pytest.MonkeyPatch):
             target.write_text(text)
             return real(target, *arguments)
 
-        monkeypatch.setattr(cli_module, "write_atomically", edit_first)
+        monkeypatch.setattr("a2alint.fixes.write_atomically", edit_first)  # the command imports it when it writes
 
     return arm
 
@@ -187,4 +187,5 @@ def plugin_rule(monkeypatch: pytest.MonkeyPatch) -> type[Rule]:
     in-process runs; the preview rule."""
     registry = {**load_rules(), PrintIsPreview.code: PrintIsPreview, Crashes.code: Crashes}
     monkeypatch.setattr(cli_module, "load_rules", lambda: registry)
+    monkeypatch.setattr(cli_module, "rule_pages", lambda: registry)  # ``a2alint rule`` shows classes too
     return PrintIsPreview

@@ -73,7 +73,7 @@ def test_a_file_changed_on_disk_meanwhile_is_not_overwritten(project, check, edi
 
 def test_comments_that_would_not_parse_are_not_written(project, check, monkeypatch):
     path = write(project / "a.py", UNFIXABLE)
-    monkeypatch.setattr("a2alint.cli.parses", lambda source: False)
+    monkeypatch.setattr("a2alint.fixes.parses", lambda source: False)
     run = check("--add-noqa", ".")
     assert path.read_text() == UNFIXABLE
     assert "a.py: no noqa added: the comments would stop it parsing" in run.stderr and run.exit_code == 1

@@ -332,7 +332,7 @@ def test_rule_all_lists_every_code_with_name_and_severity(a2alint):
 
 def test_rule_all_marks_preview_rules(a2alint, plugin_rule):
     (line,) = [line for line in a2alint("rule", "--all").stdout.splitlines() if line.startswith(plugin_rule.code)]
-    assert "(preview)" in line
+    assert "warning, preview" in line
 
 
 def test_rule_with_unknown_code_is_a_usage_error(a2alint):

@@ -42,8 +42,9 @@ def test_stdin_is_never_read_whole(check, monkeypatch):
     stream = Bounded(HUGE)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream))
     from a2alint import cli
+    from a2alint.runner import Linter
 
-    result = cli._check_stdin(cli.Linter(cli.load_rules()), cli.SettingsResolver(cli.load_rules()), "big.py", None, None)
+    result = cli._check_stdin(Linter(cli.load_rules()), cli.SettingsResolver(cli.load_rules()), "big.py", None, None)
     assert asked and all(0 <= size <= MAX_BYTES + 1 for size in asked), asked
     assert [d.code for d in result.diagnostics] == ["AC000"]
 

@@ -1,4 +1,4 @@
-"""``# noqa``, ``# a2alint: noqa``, ``# a2alint: skip-file`` and ``--report-unused-noqa``."""
+"""``# noqa``, ``# a2alint: noqa`` (of a line, or of the whole file), ``# a2alint: skip-file`` and ``--report-unused-noqa``."""
 
 from __future__ import annotations
 
@@ -140,3 +140,48 @@ def test_unused_noqa_in_a_file_that_is_not_a2a_code(unused):
 
 def test_unused_noqa_is_off_by_default(lint):
     assert lint("import a2a\nx = 1  # noqa: AC107\n") == []
+
+
+# --- a whole file: ``# a2alint: noqa[: codes]`` on a line of its own ------------------------------
+
+TWO_FINDINGS = "import a2a\ndef f(card): return hash(card.model_dump_json())\ndef g(card): return hash(card.model_dump_json())\n"
+
+
+@pytest.mark.parametrize(
+    "header", ["# a2alint: noqa: AC107\n", "#A2ALINT:NOQA:AC107\n", "# a2alint: noqa: AC101, AC107\n", "# a2alint: noqa\n"]
+)
+def test_a_noqa_line_of_its_own_covers_every_line(lint, header):
+    assert lint(header + TWO_FINDINGS) == []
+    assert lint(TWO_FINDINGS + header) == []
+
+
+def test_a_file_noqa_covers_only_its_codes(lint):
+    assert lint("# a2alint: noqa: AC101\n" + TWO_FINDINGS) == [(3, "AC107"), (4, "AC107")]
+
+
+def test_a_file_noqa_indented_in_a_block_still_covers_the_file(lint):
+    assert lint(TWO_FINDINGS + "if True:\n    # a2alint: noqa: AC107\n    pass\n") == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        TWO_FINDINGS + 'HELP = """\n# a2alint: noqa: AC107\n"""\n',  # a line of a string, not a comment
+        TWO_FINDINGS + "x = 1  # a2alint: noqa: AC107\n",  # after code: that line only
+        "# noqa: AC107\n" + TWO_FINDINGS,  # a bare noqa of a line of its own is that line's
+    ],
+)
+def test_only_a_comment_on_a_line_of_its_own_covers_the_file(lint, source):
+    assert [code for _, code in lint(source)] == ["AC107", "AC107"]
+
+
+def test_a_file_noqa_does_not_hide_a_file_that_cannot_be_parsed(lint):
+    assert lint("# a2alint: noqa\nimport a2a\ndef f(:\n", "--select", "ALL") == [(3, "AC000")]
+
+
+def test_unused_codes_of_a_file_noqa_are_reported_and_make_a_line_noqa_for_them_unused(unused):
+    run = unused("# a2alint: noqa: AC107, AC101\n" + TWO_FINDINGS.replace("json())\ndef g", "json())  # noqa: AC107\ndef g"))
+    assert [(d["line"], d["message"]) for d in run.json()["diagnostics"]] == [
+        (1, "unused suppression for the whole file: AC101"),
+        (3, "unused suppression: AC107"),
+    ]

@@ -1,0 +1,130 @@
+"""Installed plug-ins: a broken one is refused by name, a sound one's rules run by default.
+
+Each plug-in is a distribution written into a folder on ``PYTHONPATH`` (a ``.dist-info``
+with its entry points, and its module), which ``importlib.metadata`` finds as pip's would
+be; the command runs in a process of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import INSTALLED, UNFIXABLE, Run, run_installed, write
+
+SOUND_RULE = '''
+from a2alint.rule import Rule
+
+class FlagsFirstStatement(Rule):
+    """Flags the first statement of every module (a test plug-in)."""
+
+    code = "XY101"
+    name = "flags-first-statement"
+    requires_a2a = False
+    {extra}
+
+    def check(self, model):
+        self.report(model.module.body[0], "first statement")
+'''
+
+
+def install(site: Path, module: str, source: str, entry: str = "", distribution: str = "xy-rules") -> dict:
+    """Install the distribution ``distribution`` 0.1 into ``site``: ``module`` with ``source``,
+    and the entry point ``entry`` (``name = module:attr``; default: the module). The
+    environment a command needs to see it."""
+    info = site / f"{distribution.replace('-', '_')}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[a2alint.rules]\n{entry or f'{module} = {module}'}\n", encoding="utf-8")
+    write(site / f"{module}.py", textwrap.dedent(source))
+    return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+
+
+def sound_plugin(site: Path, extra: str = "") -> dict:
+    return install(site, "xy_rules", SOUND_RULE.format(extra=extra))
+
+
+BROKEN = {
+    "bad code": ("xy_rules", SOUND_RULE.format(extra="").replace('"XY101"', '"xy-1"'), "", "rule code 'xy-1'"),
+    "bad name": ("xy_rules", SOUND_RULE.format(extra="").replace('"flags-first-statement"', '"First Statement"'), "", "rule name 'First Statement'"),
+    "fails to import": ("xy_rules", "import not_installed_anywhere\n", "", "cannot be imported: ModuleNotFoundError"),
+    "no rule": ("xy_rules", "HELPER = 1\n", "helper = xy_rules:HELPER", "provides no a2alint rule"),
+    "a taken code": ("xy_rules", SOUND_RULE.format(extra="").replace('"XY101"', '"AC101"'), "", "claims AC101, which is post-submission-card-fetch"),
+}
+
+
+def assert_refused(run: Run, why: str, entry: str) -> None:
+    assert run.exit_code == 2, run.stderr
+    (line,) = run.stderr.splitlines()  # one message, no traceback
+    assert line.startswith("a2alint: error: plug-in xy-rules 0.1 (entry point ")
+    assert f"'{entry}'" in line and why in line
+
+
+@pytest.mark.parametrize("problem", BROKEN)
+def test_a_broken_plugin_is_refused_by_distribution_and_entry_point(tmp_path, problem):
+    module, source, entry, why = BROKEN[problem]
+    env = install(tmp_path / "site", module, source, entry)
+    write(tmp_path / "p.py", UNFIXABLE)
+    assert_refused(run_installed("check", "p.py", cwd=tmp_path, env=env), why, entry or f"{module} = {module}")
+
+
+@pytest.mark.parametrize("command", [("rule", "--all"), ("rule", "AC101"), ("server",), ("clean",), ("-m", "a2alint", "check")])
+def test_every_command_that_needs_the_rules_refuses_a_broken_plugin(tmp_path, command):
+    module, source, entry, why = BROKEN["fails to import"]
+    env = install(tmp_path / "site", module, source, entry)
+    assert_refused(run_installed(*command, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL), why, f"{module} = {module}")
+
+
+def test_version_does_not_load_plugins(tmp_path):
+    module, source, entry, _ = BROKEN["fails to import"]
+    run = run_installed("--version", cwd=tmp_path, env=install(tmp_path / "site", module, source, entry))
+    assert run.exit_code == 0 and run.stderr == ""
+
+
+@pytest.mark.parametrize("command", [("check",), ("-m", "a2alint", "check"), ("clean",)])
+def test_a_deleted_working_directory_is_a_clear_refusal(tmp_path, command):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    program = [str(INSTALLED)] if command[0] != "-m" else [sys.executable]
+    script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
+    done = subprocess.run(["sh", "-c", script, "sh", str(gone), *program, *command], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["a2alint: error: the current directory no longer exists; cd into one that does"]
+
+
+# --- the default selection (flake8's convention) -------------------------------------------------
+
+
+def codes(run: Run) -> list[str]:
+    assert run.exit_code in (0, 1), run.stderr
+    return sorted({d["code"] for d in run.json()["diagnostics"]})
+
+
+def test_an_installed_plugins_rules_run_by_default(tmp_path):
+    env = sound_plugin(tmp_path / "site")
+    write(tmp_path / "p.py", UNFIXABLE)
+    assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107", "XY101"]
+    (tmp_path / "pyproject.toml").write_text('[tool.a2alint]\nignore = ["XY"]\n', encoding="utf-8")
+    assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107"]
+
+
+@pytest.mark.parametrize("flag", ["opt_in = True", "preview = True"])
+def test_a_plugin_rule_that_is_opt_in_or_preview_runs_only_when_selected(tmp_path, flag):
+    env = sound_plugin(tmp_path / "site", extra=flag)
+    write(tmp_path / "p.py", UNFIXABLE)
+    assert codes(run_installed("check", "--no-cache", "--format", "json", "p.py", cwd=tmp_path, env=env)) == ["AC107"]
+    selected = run_installed("check", "--no-cache", "--format", "json", "--extend-select", "XY101", "p.py", cwd=tmp_path, env=env)
+    assert codes(selected) == ["AC107", "XY101"]
+
+
+def test_rule_lists_a_plugins_rule_from_its_class(tmp_path):
+    env = sound_plugin(tmp_path / "site", extra="opt_in = True")
+    run = run_installed("rule", "--all", cwd=tmp_path, env=env)
+    (line,) = [line for line in run.stdout.splitlines() if line.startswith("XY101")]
+    assert line.split()[1:3] == ["flags-first-statement", "warning,"] and "opt-in" in line
+    assert run_installed("rule", "xy101", cwd=tmp_path, env=env).stdout.startswith("# XY101 flags-first-statement (warning, opt-in)")
