@@ -10,13 +10,14 @@ they are excluded (pre-commit passes every changed file by name).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from a2alint.config import Settings, SettingsResolver
 from a2alint.globs import Patterns, matched
-from a2alint.paths import resolved
+from a2alint.paths import printable, resolved
 
 
 @dataclass(frozen=True)
@@ -137,13 +138,6 @@ def excluded(path: Path, resolver: SettingsResolver, ignores: "_Ignores | None" 
     applies to paths named on the command line, and to ``--stdin-filename``)."""
     settings = resolver.for_path(path)
     return settings.is_excluded_with_parents(path) or _gitignored(path, settings, ignores or _Ignores())
-
-
-def printable(display: str) -> str:
-    """``display`` with the bytes of a file name that is not UTF-8 shown as ``\\xe9``: every
-    report, the cache and the baseline can then be written (the file itself is still read
-    and written by its real name)."""
-    return display.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _gitignored(path: Path, settings: Settings, ignores: _Ignores) -> bool:

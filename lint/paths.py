@@ -1,10 +1,11 @@
-"""Resolving paths once: a run asks for the real path of every file several times
+"""Paths: resolved once (a run asks for the real path of every file several times
 (discovery, settings, the module index, the project run), and each answer is a walk of
-the path's symbolic links."""
+the path's symbolic links), and shown so that every name prints as itself."""
 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 
@@ -18,3 +19,24 @@ def resolved(path: Path) -> Path:
 @functools.lru_cache(maxsize=1 << 16)
 def _resolved(path: Path) -> Path:
     return path.resolve()
+
+
+def printable(display: str) -> str:
+    """``display`` with the bytes of a file name that is not UTF-8 shown as ``\\xe9`` and a
+    backslash doubled: every report, the cache and the baseline can then be written, and
+    two names never print alike (a file named with the byte 0xE9 and one named with the
+    four characters ``\\xe9``). The file itself is still read and written by its real name;
+    :func:`name_bytes` gives it back."""
+    return display.replace("\\", "\\\\").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+_ESCAPE = re.compile(r"\\(\\|x[0-9a-f]{2})")
+
+
+def name_bytes(display: str) -> bytes:
+    """The real bytes of the name :func:`printable` made ``display`` of (for a URI)."""
+    pieces, last = [], 0
+    for match in _ESCAPE.finditer(display):
+        pieces += [display[last : match.start()].encode("utf-8"), b"\\" if match.group(1) == "\\" else bytes([int(match.group(1)[1:], 16)])]
+        last = match.end()
+    return b"".join([*pieces, display[last:].encode("utf-8")])

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
 from a2alint.diagnostics import Diagnostic
+from a2alint.paths import name_bytes
 from a2alint.rule import Rule
 
 FORMATS = ("text", "concise", "full", "json", "sarif", "github", "gitlab", "junit")
@@ -219,12 +220,13 @@ def _source_root(cwd: Path) -> Path:
 
 
 def _uri(path: str, root: Path, cwd: Path) -> str:
-    absolute = (cwd / path).resolve() if path != "-" else cwd / "-"
+    """The file's URI, by its real name (a name that is not UTF-8 is shown escaped)."""
+    absolute = (cwd / os.fsdecode(name_bytes(path))).resolve() if path != "-" else cwd / "-"
     try:
         relative = absolute.relative_to(root.resolve()).as_posix()
     except ValueError:
         return absolute.as_uri()
-    return quote(relative)
+    return quote(os.fsencode(relative))
 
 
 def _region(line: int, column: int, end_line: int | None = None, end_column: int | None = None) -> dict:
