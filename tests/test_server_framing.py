@@ -51,3 +51,28 @@ def test_well_framed_messages_with_other_headers_are_read():
     done = _server(content_type + INITIALIZE + shutdown + exit_)
     assert done.returncode == 0, done.stderr
     assert b"capabilities" in done.stdout
+
+
+def test_exit_during_a_slow_lint_leaves_at_once(tmp_path):
+    """An ordinary interpreter exit waited for the lint thread (19-23 s on a slow document)."""
+    import time
+
+    from test_analysis_budget import _helpers_calling_helpers
+
+    document = tmp_path / "slow.py"
+    text = _helpers_calling_helpers(160, 40)  # about 8 s of analysis here
+    document.write_text(text, encoding="utf-8")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "a2alint", "server"], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    opened = {"textDocument": {"uri": document.as_uri(), "languageId": "python", "version": 1, "text": text}}
+    server.stdin.write(INITIALIZE + _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server.stdin.write(_frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": opened}))
+    server.stdin.flush()
+    time.sleep(1.5)  # the lint is running
+    started = time.monotonic()
+    server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+    server.stdin.flush()
+    server.wait(timeout=60)
+    assert time.monotonic() - started < 3
