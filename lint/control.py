@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 from a2alint.model import Fact, Frame, Path
 
@@ -28,11 +28,38 @@ class TooComplex(Exception):
         self.scope = scope
 
 
+class Cancelled(BaseException):
+    """The result of the work is no longer wanted (the document was edited again): stop
+    where it is. Not an ``Exception``: no handler of the engine's errors may keep it."""
+
+
 class _Budget(threading.local):  # the language server checks documents in threads
     left: int | None = None
+    #: Asked now and then while the budget is spent: true when the work is no longer wanted.
+    unwanted: Callable[[], bool] | None = None
 
 
 _budget = _Budget()
+
+
+@contextmanager
+def cancellable(unwanted: Callable[[], bool]) -> Iterator[None]:
+    """Let the analysis inside stop (:class:`Cancelled`) once ``unwanted()`` is true."""
+    outer = _budget.unwanted
+    _budget.unwanted = unwanted
+    try:
+        yield
+    finally:
+        _budget.unwanted = outer
+
+
+def checkpoint() -> None:
+    """Stop here (:class:`Cancelled`) if the work is no longer wanted: asked by the
+    analysis at its units of work (a call's roles, a function's effects) and every few
+    hundred control-flow questions."""
+    unwanted = _budget.unwanted
+    if unwanted is not None and unwanted():
+        raise Cancelled
 
 
 @contextmanager
@@ -97,6 +124,8 @@ def runs_before(first: Fact, second: Fact) -> bool:
         if left <= 0:
             raise TooComplex(first.scope)
         _budget.left = left - 1
+        if not left & 255:
+            checkpoint()
     if exclusive(first, second) or leaves_before(first, second):
         return False
     if first.order < second.order:

@@ -29,6 +29,7 @@ import logging
 import os
 import re
 import sys
+import threading
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from pygls.workspace import PositionCodec
 
 from a2alint import __version__
 from a2alint.config import CONFIG_NAMES, ConfigError, Layer, Overrides, Settings, SettingsResolver
+from a2alint.control import Cancelled, cancellable
 from a2alint.diagnostics import Diagnostic, Edit, Position, Related
 from a2alint.fixes import apply_edits, parses
 from a2alint.registry import load_rules
@@ -233,6 +235,7 @@ class A2ALintServer:
         self.documents: set[str] = set()  # the URIs we lint
         self.pending: dict[str, asyncio.Task] = {}  # the scheduled lint of each document
         self.running: dict[str, asyncio.Future] = {}  # its lint in the thread pool
+        self.unwanted: dict[str, threading.Event] = {}  # set to stop that lint early
         self.results: dict[str, Linted] = {}
         self.edited: set[str] = set()  # documents whose next lint re-checks their dependents
         self.shown: set[str] = set()  # messages already shown, so a keystroke does not repeat them
@@ -404,6 +407,7 @@ class A2ALintServer:
             task.cancel()
         self.results.pop(uri, None)
         self.running.pop(uri, None)
+        self.unwanted.pop(uri, threading.Event()).set()
         self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def shutdown(self, params: None = None) -> None:
@@ -441,13 +445,15 @@ class A2ALintServer:
             await asyncio.sleep(delay)
         running = self.running.get(uri)
         if running is not None and not running.done():
-            # One lint per document at a time: a superseded run cannot be stopped mid-way,
-            # so let it finish (its result is dropped) rather than compete with this one.
+            # One lint per document at a time: a superseded run is told to stop (it does at
+            # its next control-flow question) and this one starts once it has.
+            self.unwanted[uri].set()
             await asyncio.wait([running])
         snapshot = self.snapshot(uri)
         if snapshot is None:
             return
-        future = self.submit(snapshot)
+        unwanted = self.unwanted[uri] = threading.Event()
+        future = self.submit(snapshot, unwanted=unwanted)
         self.running[uri] = future
         linted = await self.finish(snapshot, future)
         if linted is None or not self._is_current(snapshot):
@@ -464,27 +470,31 @@ class A2ALintServer:
                 if other_snapshot is not None and other_snapshot.path.resolve() in dependents:
                     self.schedule(other, 0)
 
-    def submit(self, snapshot: Snapshot, fix: str | None = None) -> asyncio.Future:
+    def submit(self, snapshot: Snapshot, fix: str | None = None, unwanted: threading.Event | None = None) -> asyncio.Future:
         """Start linting ``snapshot`` in the thread pool, under the current configuration,
-        with the other open documents' buffers in place of their files."""
+        with the other open documents' buffers in place of their files; it stops early
+        (its result is None) once ``unwanted`` is set."""
         buffers = {}
         for uri in self.documents:
             other = self.snapshot(uri)
             if other is not None:
                 buffers[other.path.resolve()] = other.text
         self.engine.workspace.buffers = buffers
-        return asyncio.get_running_loop().run_in_executor(self.executor, _check, self.engine, snapshot, fix)
+        return asyncio.get_running_loop().run_in_executor(self.executor, _check, self.engine, snapshot, fix, unwanted)
 
     async def finish(self, snapshot: Snapshot, future: asyncio.Future) -> Linted | None:
         """The findings of a submitted lint in LSP form; None if the engine itself failed (logged)."""
         try:
             # shielded: a superseded request stops waiting, the thread's future stays as it is
-            result, problems = await asyncio.shield(future)
+            checked = await asyncio.shield(future)
         except asyncio.CancelledError:
             raise
         except Exception:
             self.log(f"a2alint: internal error on {snapshot.display}:\n{traceback.format_exc()}")
             return None
+        if checked is None:
+            return None  # stopped: a newer version is being linted
+        result, problems = checked
         for problem in problems:
             self.show(f"a2alint: {problem}; linting with the default settings")
         for error in result.errors:
@@ -626,8 +636,21 @@ class A2ALintServer:
         )
 
 
-def _check(engine: Engine, snapshot: Snapshot, fix: str | None) -> tuple[FileResult, list[str]]:
-    """In a worker thread: the settings of the document's path, then the one engine on its text."""
+def _check(
+    engine: Engine, snapshot: Snapshot, fix: str | None, unwanted: threading.Event | None = None
+) -> tuple[FileResult, list[str]] | None:
+    """In a worker thread: the settings of the document's path, then the one engine on its
+    text; None when ``unwanted`` was set before it finished."""
+    if unwanted is None:
+        return _checked(engine, snapshot, fix)
+    try:
+        with cancellable(unwanted.is_set):
+            return _checked(engine, snapshot, fix)
+    except Cancelled:
+        return None
+
+
+def _checked(engine: Engine, snapshot: Snapshot, fix: str | None) -> tuple[FileResult, list[str]]:
     problems: list[str] = []
     try:
         settings = engine.resolver.for_path(snapshot.path)

@@ -51,7 +51,7 @@ from a2alint.apimodel import (
     is_card_url,
     rest_role,
 )
-from a2alint.control import common_loop, dominates, in_loop_body, runs_before
+from a2alint.control import checkpoint, common_loop, dominates, in_loop_body, runs_before
 from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Expr, Fact, ModuleModel, Param, Scope
 
 # --- atoms ---------------------------------------------------------------------------------
@@ -1063,6 +1063,7 @@ class Analysis:
         if found is None:
             if id(call) in self.deciding:
                 return frozenset()
+            checkpoint()
             self.deciding.add(id(call))
             try:
                 found = self._roles[id(call)] = frozenset(self._roles_of(call))
@@ -1472,6 +1473,7 @@ class Analysis:
             return found
         if memo in self._resolving:
             return []
+        checkpoint()
         self._resolving.add(memo)
         chains: list[tuple[tuple[Call, ...], Wire | None]] = []
         try:
