@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 import time
 
@@ -12,8 +10,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from test_analysis_budget import _helpers_calling_helpers  # noqa: E402
-from test_server_framing import INITIALIZE, _frame  # noqa: E402
+from test_server_framing import _frame, linting_a_slow_document  # noqa: E402
 
 
 def _published(stream, found: dict, arrived: threading.Event) -> None:
@@ -32,23 +29,11 @@ def _published(stream, found: dict, arrived: threading.Event) -> None:
 
 
 def test_an_edit_stops_the_lint_of_the_version_before(tmp_path):
-    document = tmp_path / "slow.py"
-    slow = _helpers_calling_helpers(160, 40)  # about 8 s of analysis here
-    document.write_text(slow, encoding="utf-8")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "a2alint", "server"], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    server, uri, _ = linting_a_slow_document(tmp_path)
     found: dict = {}
     arrived = threading.Event()
     threading.Thread(target=_published, args=(server.stdout, found, arrived), daemon=True).start()
-    uri = document.as_uri()
     try:
-        server.stdin.write(INITIALIZE + _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
-        opened = {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": slow}}
-        server.stdin.write(_frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": opened}))
-        server.stdin.flush()
-        time.sleep(1.5)  # the lint of version 1 is running
         small = "import a2a\n\ndef f(card):\n    return hash(card.model_dump_json())\n"
         changed = {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": small}]}
         sent = time.monotonic()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -53,17 +54,16 @@ def test_well_framed_messages_with_other_headers_are_read():
     assert b"capabilities" in done.stdout
 
 
-def test_exit_during_a_slow_lint_leaves_at_once(tmp_path):
-    """An ordinary interpreter exit waited for the lint thread (19-23 s on a slow document)."""
-    import time
-
+def linting_a_slow_document(folder):
+    """A server process with a document open whose lint takes seconds (about 8 here), and
+    that lint running: ``(process, the document's URI, its text)``."""
     from test_analysis_budget import _helpers_calling_helpers
 
-    document = tmp_path / "slow.py"
-    text = _helpers_calling_helpers(160, 40)  # about 8 s of analysis here
+    document = folder / "slow.py"
+    text = _helpers_calling_helpers(160, 40)
     document.write_text(text, encoding="utf-8")
     server = subprocess.Popen(
-        [sys.executable, "-m", "a2alint", "server"], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [sys.executable, "-m", "a2alint", "server"], cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     opened = {"textDocument": {"uri": document.as_uri(), "languageId": "python", "version": 1, "text": text}}
@@ -71,6 +71,12 @@ def test_exit_during_a_slow_lint_leaves_at_once(tmp_path):
     server.stdin.write(_frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": opened}))
     server.stdin.flush()
     time.sleep(1.5)  # the lint is running
+    return server, document.as_uri(), text
+
+
+def test_exit_during_a_slow_lint_leaves_at_once(tmp_path):
+    """An ordinary interpreter exit waited for the lint thread (19-23 s on a slow document)."""
+    server, _, _ = linting_a_slow_document(tmp_path)
     started = time.monotonic()
     server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
     server.stdin.flush()
