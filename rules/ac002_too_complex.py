@@ -1,7 +1,7 @@
 from a2alint.rule import Rule
 
 
-def _elif_chain(branches: int) -> str:
+def elif_chain(branches: int) -> str:
     """A router that fetches a card and sends in each of ``branches`` branches of one
     ``elif`` chain: the shape that made the analysis of a 900-line file take minutes."""
     lines = [
@@ -17,6 +17,19 @@ def _elif_chain(branches: int) -> str:
             f"        card = await A2ACardResolver(http, 'https://peer-{branch}.example').get_agent_card()",
             "        reply = await client.send_message(card)",
         ]
+    return "\n".join(lines) + "\n"
+
+
+def helpers_calling_helpers(count: int, fan: int) -> str:
+    """Helpers that each await the ``fan`` before them and then cancel and send: the paths
+    from the last one down to a send are exponentially many. Summaries that kept every
+    path took 24 GB for 120 helpers of fan 40; this shape must stay fast and silent of
+    AC002 (the tests and ``benchmarks/worst_shapes.py`` time it)."""
+    lines = ["from a2a.client import A2ACardResolver", ""]
+    for index in range(count):
+        lines.append(f"async def h{index}(client, card):")
+        lines += [f"    c{j} = await h{j}(client, card)" for j in range(max(0, index - fan), index)]
+        lines += ["    if card.skills:", "        await client.cancel_task(card)", "    return await client.send_message(card)"]
     return "\n".join(lines) + "\n"
 
 
@@ -66,4 +79,4 @@ class TooComplex(Rule):
     requires_a2a = False
     suggestion = "split the function (a table of peers instead of a chain of branches): a2alint checked nothing in this file"
 
-    INVALID = [_elif_chain(260)]
+    INVALID = [elif_chain(260)]

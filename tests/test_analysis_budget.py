@@ -2,24 +2,13 @@
 
 import time
 
-from a2alint.rules.ac002_too_complex import _elif_chain
+from a2alint.rules.ac002_too_complex import elif_chain, helpers_calling_helpers
 from a2alint.runner import lint_source
-
-
-def _helpers_calling_helpers(count: int, fan: int) -> str:
-    """Each helper awaits the ``fan`` before it: the paths from the last one down to a
-    send are exponentially many."""
-    lines = ["from a2a.client import A2ACardResolver", ""]
-    for index in range(count):
-        lines.append(f"async def h{index}(client, card):")
-        lines += [f"    c{j} = await h{j}(client, card)" for j in range(max(0, index - fan), index)]
-        lines += ["    if card.skills:", "        await client.cancel_task(card)", "    return await client.send_message(card)"]
-    return "\n".join(lines) + "\n"
 
 
 def test_a_long_elif_chain_of_fetches_and_sends_is_one_ac002_in_seconds():
     started = time.process_time()
-    result = lint_source(_elif_chain(300), "router.py")
+    result = lint_source(elif_chain(300), "router.py")
     spent = time.process_time() - started
     assert [(d.code, d.line) for d in result.diagnostics] == [("AC002", 3)]
     assert "in route()" in result.diagnostics[0].message
@@ -27,13 +16,13 @@ def test_a_long_elif_chain_of_fetches_and_sends_is_one_ac002_in_seconds():
 
 
 def test_the_budget_is_per_file_and_a_noqa_accepts_it():
-    source = _elif_chain(300).replace("  # expect: AC002", "  # noqa: AC002")
+    source = elif_chain(300).replace("  # expect: AC002", "  # noqa: AC002")
     assert lint_source(source, "router.py").diagnostics == []
 
 
 def test_helpers_calling_helpers_keep_one_chain_per_call():
     """Every path through the helpers was kept before: memory grew past 20 GB on 120
     helpers of fan 40. One chain per call (and per distinct wire) is linear."""
-    result = lint_source(_helpers_calling_helpers(60, 20), "helpers.py")
+    result = lint_source(helpers_calling_helpers(60, 20), "helpers.py")
     assert {d.code for d in result.diagnostics} >= {"AC103"}
     assert all(d.code != "AC002" for d in result.diagnostics)

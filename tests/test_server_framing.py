@@ -57,10 +57,10 @@ def test_well_framed_messages_with_other_headers_are_read():
 def linting_a_slow_document(folder):
     """A server process with a document open whose lint takes seconds (about 8 here), and
     that lint running: ``(process, the document's URI, its text)``."""
-    from test_analysis_budget import _helpers_calling_helpers
+    from a2alint.rules.ac002_too_complex import helpers_calling_helpers
 
     document = folder / "slow.py"
-    text = _helpers_calling_helpers(160, 40)
+    text = helpers_calling_helpers(160, 40)
     document.write_text(text, encoding="utf-8")
     server = subprocess.Popen(
         [sys.executable, "-m", "a2alint", "server"], cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -1,0 +1,53 @@
+"""The shapes that once made the analysis super-linear, timed: each must stay in
+proportion to its size (or end in one AC002 in bounded time), never hang.
+
+    python benchmarks/worst_shapes.py
+
+Each row is ``a2alint check --no-cache`` on one generated file in its own process,
+beside a bare ``libcst.parse_module`` of the same file (medians of 3 runs).
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from a2alint.rules.ac002_too_complex import elif_chain, helpers_calling_helpers
+
+SHAPES = {
+    "elif chain, 300 fetch+send branches": elif_chain(300),
+    "helpers awaiting helpers, 120 x fan 40": helpers_calling_helpers(120, 40),
+    "helpers awaiting helpers, 160 x fan 40": helpers_calling_helpers(160, 40),
+}
+A2ALINT = Path(sys.executable).with_name("a2alint")
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, str]:
+    times, out = [], ""
+    for _ in range(3):
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
+        times.append(time.perf_counter() - start)
+        out = done.stdout
+    return statistics.median(times), out
+
+
+def main() -> None:
+    print(f"{'shape':<42} {'lines':>6} {'a2alint s':>10} {'parse s':>8}  findings")
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        for name, text in SHAPES.items():
+            path = work / "shape.py"
+            path.write_text(text, encoding="utf-8")
+            seconds, out = timed([str(A2ALINT), "check", "--no-cache", "--exit-zero", "--output-format", "concise", "-q", path.name], work)
+            parse, _ = timed([sys.executable, "-c", f"import libcst; libcst.parse_module(open({str(path)!r}).read())"], work)
+            codes = sorted({line.split()[1] for line in out.splitlines() if line.strip()})
+            print(f"{name:<42} {text.count(chr(10)):>6} {seconds:>10.2f} {parse:>8.2f}  {', '.join(codes) or '-'}")
+
+
+if __name__ == "__main__":
+    main()
