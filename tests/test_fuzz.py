@@ -6,6 +6,7 @@ diagnostic inside the file, and never writes a fix that does not parse or that a
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 
@@ -31,8 +32,12 @@ EXAMPLES = [
     for example in getattr(rule, kind)
     for source in example_sources(example)
 ]
+#: How many inputs each property tries: a bounded, seeded run in CI; a longer one with
+#: ``A2ALINT_FUZZ_EXAMPLES=5000 python -m pytest tests/test_fuzz.py`` (see the README).
+EXAMPLES_PER_PROPERTY = int(os.environ.get("A2ALINT_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
-    max_examples=60,
+    max_examples=EXAMPLES_PER_PROPERTY,
+    derandomize="A2ALINT_FUZZ_EXAMPLES" not in os.environ,  # the same inputs on every CI run
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
@@ -107,7 +112,7 @@ def test_mutated_rule_examples(source):
     _lint(source)
 
 
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=max(40, EXAMPLES_PER_PROPERTY * 2 // 3))
 @given(source=mutated_examples())
 def test_fixes_of_mutated_examples_parse_and_are_stable(source):
     with tempfile.TemporaryDirectory() as folder:
