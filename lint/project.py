@@ -299,10 +299,7 @@ class Project:
         mine, theirs = self.entry(model), self.entry(other)
         if mine is None or theirs is None:
             return True  # a module the index does not place (yet): nothing to go by
-        reach = self._reach.get(mine.path)
-        if reach is None:
-            reach = self._reach[mine.path] = self.graph.around([mine.path], REACH)
-        found = self._near[pair] = theirs.path in reach
+        found = self._near[pair] = theirs.path in self._reach_of(mine.path)
         return found
 
     def near_ids(self, model) -> set[int] | None:
@@ -318,13 +315,17 @@ class Project:
         known = self._near_ids.get(id(model))
         if known is not None and known[0] == loaded:
             return known[1]
-        reach = self._reach.get(mine.path)
-        if reach is None:
-            reach = self._reach[mine.path] = self.graph.around([mine.path], REACH)
-        found = {id(m) for path in reach if (m := self._models.get(path)) is not None}
+        found = {id(m) for path in self._reach_of(mine.path) if (m := self._models.get(path)) is not None}
         found.add(id(model))
         self._near_ids[id(model)] = (loaded, found)
         return found
+
+    def _reach_of(self, path: Path) -> set[Path]:
+        """The modules within ``REACH`` imports of the one at ``path`` (either way), kept."""
+        reach = self._reach.get(path)
+        if reach is None:
+            reach = self._reach[path] = self.graph.around([path], REACH)
+        return reach
 
     def models(self) -> list:
         """The modules loaded so far (a list kept until one more is loaded)."""
