@@ -194,6 +194,20 @@ class Frame:
 Path = tuple[tuple[Frame, str], ...]
 
 
+class _ReadOnlyDict(dict):
+    """The empty dict every built expression shares: writing to it is a bug."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("a built expression's fields are read-only")
+
+    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse  # type: ignore[assignment]
+
+
+_SHARED_EMPTY: dict[type, object] = {set: frozenset(), list: (), dict: _ReadOnlyDict()}
+
+
 @dataclass(eq=False, repr=False)
 class Expr:
     """What an expression reads: dotted keys, calls inside it, strings, literal fields."""
@@ -235,6 +249,14 @@ class Expr:
 
     def reads_any(self, keys: set[str] | frozenset[str]) -> bool:
         return not self.keys.isdisjoint(keys)
+
+    def compact(self) -> None:
+        """Give every empty field one shared, read-only empty container: most of an
+        expression's fields stay empty, and a large project holds millions of them."""
+        state = self.__dict__
+        for name, value in state.items():
+            if not value and type(value) in _SHARED_EMPTY:
+                state[name] = _SHARED_EMPTY[type(value)]
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "node": None}
@@ -1353,4 +1375,22 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
 def build_model(module: cst.Module, path: str) -> ModuleModel:
     model = ModuleModel(module, path)
     walk(module, ModelBuilder(model))
+    for expr in _expressions(model):
+        expr.compact()
     return model
+
+
+def _expressions(model: ModuleModel) -> Iterator[Expr]:
+    """Every expression the model's facts hold."""
+    for scope in model.scopes:
+        for call in scope.calls:
+            yield call.args
+            for argument in call.arguments:
+                yield argument.value
+        for bind in scope.binds:
+            yield bind.value
+            yield from bind.value.elements or ()
+        for test in scope.tests:
+            yield test.expr
+        for exit in scope.exits:
+            yield exit.value
