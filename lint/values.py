@@ -51,12 +51,21 @@ from a2alint.apimodel import (
     is_card_url,
     rest_role,
 )
-from a2alint.control import checkpoint, common_loop, dominates, in_loop_body, runs_before
+from a2alint.control import checkpoint, common_loop, dominates, in_loop_body, runs_before, spend
 from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Expr, Fact, ModuleModel, Param, Scope
 
 # --- atoms ---------------------------------------------------------------------------------
 
 CARD, SKILLS, CAPABILITY, CONTRACT, DATA = "card", "skills", "capability", "contract", "data"
+#: The one empty answer: the analysis remembers hundreds of thousands of them.
+NOTHING: frozenset = frozenset()
+
+
+def frozen(atoms: Iterable) -> frozenset:
+    """``atoms`` as a frozenset, the shared one when there are none."""
+    return frozenset(atoms) or NOTHING
+
+
 CARD_KINDS = frozenset({CARD, SKILLS, CAPABILITY, CONTRACT, DATA})
 CLIENT, TASK, STATUS, DIGEST = "client", "task", "status", "digest"
 URL, RPC, REST, BODY_ROLE, STATE, TYPE, FUNC = "url", "rpc", "rest", "rpc-body", "state", "type", "func"
@@ -141,8 +150,15 @@ def project_field(atom: tuple, name: str) -> tuple | None:
     if kind == BODY and name in _ENVELOPE_FIELDS:  # `rpc.data` of a request object: the envelope
         return atom
     if kind in (HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF):
-        return (DERIVED, atom)
+        return wrap(DERIVED, atom)
     return None
+
+
+def wrap(kind: str, atom: tuple) -> tuple:
+    """``(kind, atom)``, where deriving is idempotent: what derives from a derived value
+    derives from its source. Without this a value rebuilt from itself in a loop or a
+    recursion would wrap without end and its atoms would never settle."""
+    return atom if kind == DERIVED and atom[0] == DERIVED else (kind, atom)
 
 
 #: Fields of a request object that hold the whole envelope it posts.
@@ -166,7 +182,7 @@ def project_path(atoms: Iterable[tuple], path: Iterable[str]) -> frozenset:
         found = {p for a in found if (p := project_field(a, name)) is not None}
         if not found:
             break
-    return frozenset(found)
+    return frozen(found)
 
 
 def derive(atom: tuple) -> tuple | None:
@@ -185,7 +201,7 @@ def derive(atom: tuple) -> tuple | None:
 
 
 def derived(atoms: Iterable[tuple]) -> frozenset:
-    return frozenset(d for a in atoms if (d := derive(a)) is not None)
+    return frozen(d for a in atoms if (d := derive(a)) is not None)
 
 
 def kinds(atoms: Iterable[tuple]) -> set[str]:
@@ -227,7 +243,7 @@ class Wire:
 class Summary:
     """What a function does, in terms of what enters it."""
 
-    returns: frozenset = frozenset()
+    returns: frozenset = NOTHING
     #: (chain of calls from this function's call down to the one that plays the role, the
     #: role, or a :class:`Wire` whose role its caller's arguments decide).
     effects: list[tuple[tuple[Call, ...], str | Wire]] = field(default_factory=list)
@@ -296,7 +312,8 @@ class ScopeValues:
         if found is not None:
             return found
         if (id(cache), key) in self._active:
-            return frozenset()
+            return NOTHING
+        spend(self.scope)
         self._active.add((id(cache), key))
         try:
             found = compute()
@@ -320,13 +337,13 @@ class ScopeValues:
                 atoms |= _in_field(self.bind_atoms(bind, key), bind.targets, key)
         if not killed:
             atoms |= self.entry(key, fact)
-        return frozenset(atoms)
+        return frozen(atoms)
 
     def bind_atoms(self, bind: Bind, key: str) -> frozenset:
         """What ``bind`` gives ``key`` (which it binds, or a key above what it binds)."""
         targets = bind.targets
         if bind.keyed and targets and key == targets[0]:
-            return frozenset()  # `for name, card in cards.items()`: the name is no card
+            return NOTHING  # `for name, card in cards.items()`: the name is no card
         if len(targets) > 1 and key in targets and bind.kind == "assign":
             position = targets.index(key)
             elements = bind.value.elements
@@ -406,24 +423,24 @@ class ScopeValues:
                     atoms.add((BODY, atom))
         if expr.literal_state:
             atoms.add((STATE, expr.literal_state))
-        return frozenset(atoms)
+        return frozen(atoms)
 
     def argument(self, call: Call, index: int, keyword: str) -> frozenset:
         arg = call.argument(index, keyword)
-        return self.expr(arg.value, call) if arg is not None else frozenset()
+        return self.expr(arg.value, call) if arg is not None else NOTHING
 
     def arguments(self, call: Call) -> frozenset:
         atoms: set[tuple] = set()
         for arg in call.arguments:
             atoms |= self.expr(arg.value, call)
-        return frozenset(atoms)
+        return frozen(atoms)
 
     def receiver(self, call: Call) -> frozenset:
         if call.receiver_call is not None:
             return self.result(call.receiver_call)
         if call.receiver:
             return self.at(call.receiver, call)
-        return frozenset()
+        return NOTHING
 
     def result(self, call: Call) -> frozenset:
         """What ``call`` returns (asked while its role is being decided, it is not final)."""
@@ -440,16 +457,16 @@ class ScopeValues:
                     atoms |= self.expr(elements[position], exit_)
                 else:
                     atoms |= self.expr(exit_.value, exit_)
-        return frozenset(atoms)
+        return frozen(atoms)
 
     def returns(self) -> frozenset:
         if self._returns is None:
-            self._returns = frozenset()  # a recursive function: what it returns elsewhere
+            self._returns = NOTHING  # a recursive function: what it returns elsewhere
             atoms: set[tuple] = set()
             for exit_ in self.scope.exits:
                 if exit_.kind == "return":
                     atoms |= self.expr(exit_.value, exit_)
-            self._returns = frozenset(atoms)
+            self._returns = frozen(atoms)
         return self._returns
 
 
@@ -644,7 +661,7 @@ class Analysis:
         scope = values.scope
         param = values.params.get(name)
         if param is None and name in values.locals and scope.is_function:
-            return frozenset()  # a local not bound yet where it is read
+            return NOTHING  # a local not bound yet where it is read
         if param is not None:
             if param.index == 0 and scope.class_name and "staticmethod" not in scope.decorators:
                 cls = self.class_of(scope)
@@ -662,10 +679,10 @@ class Analysis:
         if scope is not module and name in self.bound_names(model):
             return frozenset({(GLOBAL, model, name, ())})
         if scope is module and name in values.binds_of:
-            return frozenset()
+            return NOTHING
         symbol = self.symbol(model, name)
         if symbol is None:
-            return frozenset()
+            return NOTHING
         if symbol.function is not None:
             return frozenset({(FUNC, symbol.function)})
         if symbol.cls is not None:  # a project class: its attributes (``Method.SEND_MESSAGE``) are its own
@@ -675,10 +692,10 @@ class Analysis:
             if last in CARD_PATH_CONSTANTS:
                 return frozenset({(URL, symbol.external)})
         if symbol.model is not None and symbol.function is None and symbol.cls is None and symbol.external is None:
-            return frozenset()
+            return NOTHING
         if symbol.model is not None and name in model.imports:  # `from .config import CARD_URL`
             return self.imported_value(model, name)
-        return frozenset()
+        return NOTHING
 
     def bound_names(self, model: ModuleModel) -> frozenset[str]:
         """The names some bind of the module binds (module globals are among them)."""
@@ -698,19 +715,19 @@ class Analysis:
         """What a name imported from a project module holds there (re-exports followed)."""
         inside = self.project.module(model.imports[name], model)
         if inside is None:
-            return frozenset()
+            return NOTHING
         other, remainder = inside
         if not remainder or "." in remainder:
-            return frozenset()
+            return NOTHING
         if remainder in other.imports:
-            return self.imported_value(other, remainder, depth + 1) if depth < 8 else frozenset()
+            return self.imported_value(other, remainder, depth + 1) if depth < 8 else NOTHING
         return self.global_atoms(other, remainder)
 
     def type_atoms(self, values: ScopeValues, annotation: str, origin: Fact | Param) -> frozenset:
         """What an annotation says a value is."""
         qualified = self.qualify(values, annotation)
         if qualified is None:
-            return frozenset()
+            return NOTHING
         if isinstance(qualified, ClassFacts):
             return frozenset({(TYPE, qualified)})
         if qualified in CARD_TYPES:
@@ -778,7 +795,7 @@ class Analysis:
             elif kind == FETCH_OF:
                 if any(a[0] == URL for a in self.resolve([atom[2]], local, depth)):
                     found.add((CARD, atom[1]))
-        return frozenset(found)
+        return frozen(found)
 
     def param_atoms(self, param: Param, local: bool, depth: int) -> frozenset:
         memo = (id(param), local, depth)
@@ -786,7 +803,7 @@ class Analysis:
         if found is not None:
             return found
         if memo in self._resolving:
-            return frozenset()
+            return NOTHING
         self._resolving.add(memo)
         try:
             found = self._param_atoms(param, local, depth)
@@ -798,7 +815,7 @@ class Analysis:
     def _param_atoms(self, param: Param, local: bool, depth: int) -> frozenset:
         scope = self.scope_of_param(param)
         if scope is None:
-            return frozenset()
+            return NOTHING
         values = self.values(scope)
         atoms: set[tuple] = set()
         if param.annotation:
@@ -807,17 +824,17 @@ class Analysis:
         if registered is not None and param is self.first_argument(scope):
             atoms.add((STATUS, registered))  # a consumer of task events: the status stream
         if atoms or param.star:
-            return frozenset(atoms)
+            return frozen(atoms)
         callers = self.callers(scope) if not local else []
         if callers and depth > 0:
             for call in callers:
                 caller = self.values(call.scope)
                 given = self.given(call, scope, param, caller)
                 atoms |= self.resolve(given, False, depth - 1)
-            return frozenset(atoms)
+            return frozen(atoms)
         if is_card_name(param.name) and not (local is False and callers):
             atoms.add((CARD, Guess(param)))
-        return frozenset(atoms)
+        return frozen(atoms)
 
     def first_argument(self, scope: Scope) -> Param | None:
         params = [p for p in scope.params if not p.star]
@@ -838,7 +855,7 @@ class Analysis:
         if arg is None:
             if position == -1 and offset == 1 and self.bound(call, scope):
                 return caller.receiver(call)
-            return frozenset()
+            return NOTHING
         return caller.expr(arg.value, call)
 
     def keyword_given(self, call: Call, name: str, caller: ScopeValues) -> frozenset:
@@ -851,7 +868,7 @@ class Analysis:
         for arg in call.arguments:
             if arg.star == "**":
                 found |= project_path(caller.expr(arg.value, call), [name])
-        return frozenset(found)
+        return frozen(found)
 
     def offset(self, call: Call, scope: Scope) -> int:
         """How many of ``scope``'s leading parameters the call does not pass positionally:
@@ -876,7 +893,7 @@ class Analysis:
         if found is not None:
             return found
         if memo in self._resolving:
-            return frozenset()
+            return NOTHING
         self._resolving.add(memo)
         atoms: set[tuple] = set()
         try:
@@ -903,7 +920,7 @@ class Analysis:
                 atoms |= self.resolve(values.bind(bind), local, depth)
         finally:
             self._resolving.discard(memo)
-        found = self._attrs[memo] = frozenset(atoms)
+        found = self._attrs[memo] = frozen(atoms)
         return found
 
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
@@ -924,7 +941,7 @@ class Analysis:
         if found is not None:
             return found
         if memo in self._resolving:
-            return frozenset()
+            return NOTHING
         self._resolving.add(memo)
         atoms: set[tuple] = set()
         try:
@@ -936,7 +953,7 @@ class Analysis:
                     atoms |= self.resolve(values.bind(bind))
         finally:
             self._resolving.discard(memo)
-        found = self._globals[memo] = frozenset(atoms)
+        found = self._globals[memo] = frozen(atoms)
         return found
 
     # -- calls --
@@ -1062,14 +1079,14 @@ class Analysis:
         found = self._roles.get(id(call))
         if found is None:
             if id(call) in self.deciding:
-                return frozenset()
+                return NOTHING
             checkpoint()
             self.deciding.add(id(call))
             try:
-                found = self._roles[id(call)] = frozenset(self._roles_of(call))
+                found = self._roles[id(call)] = frozen(self._roles_of(call))
             finally:
                 self.deciding.discard(id(call))
-            call.roles = set(found)
+            call.roles = found
             names = self.external_names(call)
             call.qualified = names[0] if names else None
         return found
@@ -1241,7 +1258,7 @@ class Analysis:
             body |= self.keyword_given(call, keyword, values)
         if "write" in kind and method == "post":
             body |= values.argument(call, 1, "__body__")
-        return Wire(kind, url, frozenset(body))
+        return Wire(kind, url, frozen(body))
 
     def urllib_request(self, values: ScopeValues, call: Call) -> Call | None:
         """The ``urllib.request.Request`` that ``urlopen(...)`` opens: built in its argument,
@@ -1300,15 +1317,15 @@ class Analysis:
                 atoms |= {(TYPE, names[0]), (CLIENT, call)}
             else:
                 atoms.add((CARD, call))
-            return frozenset(atoms)
+            return frozen(atoms)
         wire = self.wire(call)
         if wire is not None and "read" in wire.kind:  # `httpx.get(url)` in a helper: a card when `url` is one
             atoms |= {(FETCH_OF, call, a) for a in wire.url if a[0] in SYMBOLIC}
         if roles & {"send", "get-task", "subscribe", "cancel"}:  # what the task's channel answers
             atoms.add((TASK if "send" in roles else STATUS, call))
-            return frozenset(atoms)
+            return frozen(atoms)
         if wire is not None:  # a response: nothing of what was sent comes back in it
-            return frozenset(atoms)
+            return frozen(atoms)
         if project is not None and project.function is not None:
             atoms |= self.instantiate_returns(values, call, project)
             if self.chain(call, "send"):  # a task submitted through a wrapper or a transport
@@ -1317,7 +1334,7 @@ class Analysis:
                 atoms.add((STATUS, call))
             if project.cls is not None and project.function.name == "__init__":
                 atoms.add((TYPE, project.cls))
-            return frozenset(atoms)
+            return frozen(atoms)
         target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
         if target is not None and not names:
             return frozenset({*atoms, (TYPE, target.cls)})
@@ -1344,7 +1361,7 @@ class Analysis:
                 return frozenset({(DIGEST, call), *derived(values.arguments(call))})
             if not names or call.method in _KEEPING or (call.method or "").lstrip("_") in _KEEPING:
                 atoms |= self._opaque(values, call)
-        return frozenset(atoms)
+        return frozen(atoms)
 
     def _external_result(self, values: ScopeValues, call: Call, name: str) -> set[tuple]:
         last = name.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
@@ -1394,9 +1411,9 @@ class Analysis:
         atoms = set(values.arguments(call)) | set(values.receiver(call))
         method = (call.method or "").lstrip("_")
         if call.receiver_call is not None and method in IDENTITY_METHODS:  # `(await http.get(url)).json()`
-            return frozenset(a for a in values.receiver(call) if a[0] not in (TYPE, FUNC))
+            return frozen(a for a in values.receiver(call) if a[0] not in (TYPE, FUNC))
         if method in _KEEPING or call.callee in _KEEPING:
-            return frozenset(a for a in atoms if a[0] not in (TYPE, FUNC))
+            return frozen(a for a in atoms if a[0] not in (TYPE, FUNC))
         return derived(atoms) | {a for a in atoms if a[0] == REST}  # `urljoin(base, "/message:stream")`
 
     def instantiate_returns(self, values: ScopeValues, call: Call, target: Target) -> frozenset:
@@ -1408,7 +1425,7 @@ class Analysis:
         atoms = self._elements.get(memo)
         if atoms is None:
             if memo in self._resolving:
-                return frozenset()
+                return NOTHING
             self._resolving.add(memo)
             try:
                 atoms = self._elements[memo] = self.values(target.function).returns_element(position, count)
@@ -1422,9 +1439,10 @@ class Analysis:
         found: set[tuple] = set()
         for atom in atoms:
             found |= self._substitute(atom, values, call, function)
-        return frozenset(found)
+        return frozen(found)
 
     def _substitute(self, atom: tuple, values: ScopeValues, call: Call, function: Scope) -> set[tuple]:
+        spend(function)
         kind = atom[0]
         if kind == PARAM:
             param = atom[1]
@@ -1441,7 +1459,7 @@ class Analysis:
             result = set()
             for i in inner:
                 if i[0] in SYMBOLIC:
-                    result.add((kind, i))
+                    result.add(wrap(kind, i))
                 else:
                     result |= self.resolve([(kind, i)])
             return result
@@ -1457,7 +1475,7 @@ class Analysis:
         self._summarising.add(id(scope))
         try:
             values = self.values(scope)
-            returns = values.returns() if scope.is_function else frozenset()
+            returns = values.returns() if scope.is_function else NOTHING
             found = Summary(returns=returns)
         finally:
             self._summarising.discard(id(scope))

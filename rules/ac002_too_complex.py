@@ -38,8 +38,9 @@ class TooComplex(Rule):
 
     ## What it does
     Reported by the engine, at the function it was analysing, when the analysis of a
-    file asks more control-flow questions ("can this run after that?") than its budget
-    allows: about fifty times what the largest real A2A client module asks. Nothing of
+    file takes more steps (control-flow questions such as "can this run after that?",
+    values worked out) than its budget allows: five times what the largest real module
+    measured takes, ten times the largest hand-written one. Nothing of
     that file is reported (a half-analysed file's findings are not trusted); the rest
     of the run goes on, at its usual speed.
 

@@ -1,6 +1,9 @@
 """Files shaped to defeat the analysis finish quickly: a budget, then one AC002."""
 
 import time
+from pathlib import Path
+
+import pytest
 
 from a2alint.rules.ac002_too_complex import elif_chain, helpers_calling_helpers
 from a2alint.runner import lint_source
@@ -26,3 +29,125 @@ def test_helpers_calling_helpers_keep_one_chain_per_call():
     result = lint_source(helpers_calling_helpers(60, 20), "helpers.py")
     assert {d.code for d in result.diagnostics} >= {"AC103"}
     assert all(d.code != "AC002" for d in result.diagnostics)
+
+
+#: A recursive-descent parser of a stranger's kind: each reader returns what it read and
+#: the rest of its input, and they call one another (CPython's email header parser has
+#: the shape). What derives from a derived value was wrapped in another "derived" each
+#: time round, so its atoms grew without end: that parser took minutes, and a test
+#: module that reaches it half an hour.
+RECURSIVE_READERS = '''
+from a2a.client import A2ACardResolver
+
+
+def read_space(text):
+    if text:
+        try:
+            word, text = read_word(text)
+        except ValueError:
+            spaces.append(" ")
+    return spaces, text
+
+
+def read_address(text):
+    word, text = read_user(text)
+    word, text = read_host(text[1:])
+    while text and text[0] == ",":
+        word, text = read_host(text[1:])
+    return address, text
+
+
+def read_entry(text):
+    try:
+        entry, text = read_named(text)
+    except ValueError:
+        try:
+            entry, text = read_address(text)
+        except ValueError:
+            raise ValueError("expected an entry, found '{}'".format(text))
+    return entry, text
+
+
+def read_broken(text, stops):
+    while text and text[0] not in stops:
+        broken.append(text[0])
+        entry, text = read_phrase(text)
+    return broken, text
+
+
+def read_entries(text):
+    while text and text[0] != ";":
+        try:
+            entry, text = read_entry(text)
+        except ValueError:
+            if text[0] == " ":
+                lead, text = read_space(text)
+                if not text or text[0] in ",;":
+                    entries.problems.append("empty entry")
+                    entry, text = read_broken(text, ",;")
+                    if lead is not None:
+                        entry[:0] = [lead]
+            return entries, text
+    entry, text = read_entries(text)
+    if len(entry.members) == 0:
+        try:
+            entry, text = read_entry(text)
+            entries.append(entry)
+        except ValueError:
+            if text[0] == " ":
+                entry[:0] = [lead]
+            entries.problems.append("bad entry")
+            text = text[1:]
+    return entries, text
+'''
+
+
+def _depth(atom: tuple) -> int:
+    inner = [a for a in atom[1:] if isinstance(a, tuple) and a and isinstance(a[0], str)]
+    return 1 + max(map(_depth, inner), default=0)
+
+
+def test_values_rebuilt_from_themselves_settle(monkeypatch):
+    from a2alint import values
+
+    deepest = []
+    substitute = values.Analysis._substitute
+
+    def watched(self, atom, *rest):
+        deepest.append(_depth(atom))
+        return substitute(self, atom, *rest)
+
+    monkeypatch.setattr(values.Analysis, "_substitute", watched)
+    result = lint_source(RECURSIVE_READERS, "readers.py", select=("ALL",), preview=True)
+    assert result.diagnostics == [] and not result.errors
+    assert deepest and max(deepest) <= 2, max(deepest)
+
+
+def test_deriving_is_idempotent():
+    from a2alint.values import DERIVED, PARAM, project_field, wrap
+
+    source = (PARAM, object(), ())
+    once = wrap(DERIVED, source)
+    assert wrap(DERIVED, once) is once
+    assert project_field(once, "members") is once  # a field of a derived value derives from its source
+
+
+def test_working_out_values_spends_the_budget(monkeypatch):
+    """Not only control-flow questions count: given a budget of one more step than the
+    file asks questions of order, working out its values goes past it."""
+    from a2alint import values
+    from a2alint.config import Settings
+    from a2alint.control import TooComplex, budget
+    from a2alint.project import Project
+    from a2alint.registry import load_rules
+    from a2alint.runner import Linter
+
+    settings = Settings(root=Path.cwd())
+    model = Linter(load_rules()).model_of(RECURSIVE_READERS, "readers.py", settings, frozenset())
+    entries = next(s for s in model.scopes if s.name == "read_entries")
+    questions = []
+    asked = values.runs_before
+    monkeypatch.setattr(values, "runs_before", lambda *facts: questions.append(facts) or asked(*facts))
+    values.Analysis(Project.of(model, Path("readers.py")), settings.api).values(entries).returns()
+    with budget(len(questions) + 1), pytest.raises(TooComplex):
+        values.Analysis(Project.of(model, Path("readers.py")), settings.api).values(entries).returns()
