@@ -22,11 +22,12 @@ BUDGET = 400_000
 
 
 class TooComplex(Exception):
-    """The analysis of one file spent its budget, in ``scope``."""
+    """The analysis of one file spent its budget, in ``scope``; or (``deep``) its
+    questions nested past the interpreter's recursion limit."""
 
-    def __init__(self, scope) -> None:
+    def __init__(self, scope, deep: bool = False) -> None:
         super().__init__(scope)
-        self.scope = scope
+        self.scope, self.deep = scope, deep
 
 
 class Cancelled(BaseException):

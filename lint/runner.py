@@ -318,6 +318,8 @@ class Linter:
                         rule.check(model)
                     except TooComplex:
                         raise
+                    except RecursionError:  # questions nested past the interpreter's limit
+                        raise TooComplex(None, deep=True) from None
                     except Exception as error:
                         detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
                         errors.append(
@@ -329,7 +331,7 @@ class Linter:
         except TooComplex as spent:  # no finding of a half-analysed file is trusted
             reports = []
             if TOO_COMPLEX in enabled:
-                diagnostics.append(self._too_complex(model, text, display, spent.scope))
+                diagnostics.append(self._too_complex(model, text, display, spent))
         noqa = find_noqa(text) if reports or diagnostics or UNUSED_NOQA in enabled else {}
         if not reports and not diagnostics and not noqa:
             return [], errors
@@ -337,16 +339,20 @@ class Linter:
             diagnostics = self._diagnostics(model, text, display, reports)
         return self._suppress(diagnostics, noqa, text, display, enabled), errors
 
-    def _too_complex(self, model: ModuleModel, text: str, display: str, scope) -> Diagnostic:
+    def _too_complex(self, model: ModuleModel, text: str, display: str, spent: TooComplex) -> Diagnostic:
         """``AC002`` for a file whose analysis spent its budget: at the function of this
         module it was in, else on the first line."""
+        scope = spent.scope
         line, column, where = 1, 1, ""
         if scope is not None and scope.is_function:
             if any(s is scope for s in model.scopes):
                 start = Positions.of(model, text).get([scope.node])[scope.node].start
                 line, column = start.line, start.column + 1
             where = f" (in {scope.qualname}())"
-        message = f"too complex to analyse within a2alint's budget{where}: no finding of this file is reported"
+        if spent.deep:
+            message = "too complex to analyse: its questions through the project nest deeper than Python allows; no finding of this file is reported"
+        else:
+            message = f"too complex to analyse within a2alint's budget{where}: no finding of this file is reported"
         return self._engine_diagnostic(TOO_COMPLEX, display, line, column, message)
 
     def _diagnostics(self, model: ModuleModel, text: str, display: str, reports: list) -> list[Diagnostic]:

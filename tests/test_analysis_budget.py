@@ -151,3 +151,19 @@ def test_working_out_values_spends_the_budget(monkeypatch):
     values.Analysis(Project.of(model, Path("readers.py")), settings.api).values(entries).returns()
     with budget(len(questions) + 1), pytest.raises(TooComplex):
         values.Analysis(Project.of(model, Path("readers.py")), settings.api).values(entries).returns()
+
+
+def test_questions_nested_past_the_recursion_limit_are_one_ac002(monkeypatch):
+    """A project of 1,700 modules (CPython's Lib, each importing the SDK) chains questions
+    through so many of them that the interpreter's recursion limit is reached: that file
+    is too complex to analyse (one AC002), not an internal error that fails the run."""
+    from a2alint import values
+
+    def bottomless(self, call):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(values.Analysis, "roles", bottomless)
+    result = lint_source(elif_chain(3), "router.py")
+    assert not result.errors
+    assert [d.code for d in result.diagnostics] == ["AC002"]
+    assert "deeper than Python allows" in result.diagnostics[0].message
