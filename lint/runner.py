@@ -676,6 +676,8 @@ class ProjectRun:
         self._texts: dict[Path, str] = {}
         self._live: dict[Path, ModuleModel | None] = {}
         self._analyses: dict[tuple, Analysis] = {}
+        #: The facts other processes of a pool parsed, unpickled only when a question reaches them.
+        self.shipped: dict[Path, bytes] = {}
 
     def _neighbours(self, seeds: list[Path]) -> set[Path]:
         """The A2A modules, and the modules next to them whose text can take part: an
@@ -732,6 +734,13 @@ class ProjectRun:
             return None
         if path in self.prepared:
             return self.prepared[path].model
+        payload = self.shipped.pop(path, None)
+        if payload is not None:
+            import pickle
+
+            model = pickle.loads(payload)
+            model.in_project = not model.is_a2a
+            return model
         key = self._key(path)
         model = self.cache.get_facts(key) if key is not None else None
         if model is not None:
@@ -985,9 +994,7 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
         for name, payload in facts.items():
             path = Path(name)
             if path not in run.prepared:
-                model = pickle.loads(payload)
-                model.in_project = not model.is_a2a
-                run.project.add(model, path)
+                run.shipped[path] = payload
         results = [(i, _shipped(run, run.check(i))) for i in share]
         connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
     finally:
