@@ -5,9 +5,11 @@ diagnostic inside the file, and never writes a fix that does not parse or that a
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 import hypothesmith
@@ -64,12 +66,27 @@ def _assert_inside(diagnostics: list[dict], text: str) -> None:
             assert inside(related["line"], related["column"]), related
 
 
+def _assert_python_refuses(data: bytes) -> None:
+    """A file a2alint calls a syntax error is one CPython's parser refuses too (a file only
+    libcst refuses is reported as a2alint's limit, in other words)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(data, "fuzzed.py", "exec", ast.PyCF_ONLY_AST)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return
+    pytest.fail("AC000 says syntax error on a file CPython accepts")
+
+
 def _lint(source: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "fuzzed.py"
         path.write_text(source, encoding="utf-8", newline="")
         _, report = _run(path)
         _assert_inside(report["diagnostics"], source)
+        for diagnostic in report["diagnostics"]:
+            if diagnostic["code"] == "AC000" and diagnostic["message"].startswith("syntax error"):
+                _assert_python_refuses(path.read_bytes())
 
 
 @st.composite
