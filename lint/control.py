@@ -58,7 +58,7 @@ def cancellable(unwanted: Callable[[], bool]) -> Iterator[None]:
 def checkpoint() -> None:
     """Stop here (:class:`Cancelled`) if the work is no longer wanted: asked by the
     analysis at its units of work (a call's roles, a function's effects) and every few
-    hundred control-flow questions."""
+    hundred steps it spends (see :func:`spend`)."""
     unwanted = _budget.unwanted
     if unwanted is not None and unwanted():
         raise Cancelled

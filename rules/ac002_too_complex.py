@@ -40,7 +40,9 @@ class TooComplex(Rule):
     Reported by the engine, at the function it was analysing, when the analysis of a
     file takes more steps (control-flow questions such as "can this run after that?",
     values worked out) than its budget allows: five times what the largest real module
-    measured takes, ten times the largest hand-written one. Nothing of
+    measured takes, ten times the largest hand-written one; or when its questions
+    through the project's modules nest deeper than Python's recursion limit (seen only
+    on CPython's whole standard library checked as one A2A project). Nothing of
     that file is reported (a half-analysed file's findings are not trusted); the rest
     of the run goes on, at its usual speed.
 
