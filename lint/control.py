@@ -72,7 +72,7 @@ def spend(scope, steps: int = 1) -> None:
         if left <= 0:
             raise TooComplex(scope)
         _budget.left = left - steps
-        if (left ^ (left - steps)) >> 8:  # another 256 steps are spent
+        if left // 256 != (left - steps) // 256:  # every 256 steps
             checkpoint()
 
 

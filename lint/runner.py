@@ -729,24 +729,27 @@ class ProjectRun:
         return found
 
     def _load(self, path: Path) -> ModuleModel | None:
-        """A module a question reaches: its facts from the cache, else parsed."""
+        """A module a question reaches: its facts from another process of the pool or the
+        cache, else parsed."""
         if path not in self.entries or path not in self.component:
             return None
         if path in self.prepared:
             return self.prepared[path].model
+        model = self._facts(path)
+        if model is None:
+            return self.prepare(path).model
+        model.in_project = not model.is_a2a
+        return model
+
+    def _facts(self, path: Path) -> ModuleModel | None:
+        """The facts of ``path`` had without parsing it: shipped by a pool process, or cached."""
         payload = self.shipped.pop(path, None)
         if payload is not None:
             import pickle
 
-            model = pickle.loads(payload)
-            model.in_project = not model.is_a2a
-            return model
+            return pickle.loads(payload)
         key = self._key(path)
-        model = self.cache.get_facts(key) if key is not None else None
-        if model is not None:
-            model.in_project = not model.is_a2a
-            return model
-        return self.prepare(path).model
+        return self.cache.get_facts(key) if key is not None else None
 
     def analysis(self, settings: Settings) -> Analysis:
         """The project's one value analysis (one per declared API, which it depends on)."""

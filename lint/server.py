@@ -446,7 +446,7 @@ class A2ALintServer:
         running = self.running.get(uri)
         if running is not None and not running.done():
             # One lint per document at a time: a superseded run is told to stop (it does at
-            # its next control-flow question) and this one starts once it has.
+            # its next step of analysis) and this one starts once it has.
             self.unwanted[uri].set()
             await asyncio.wait([running])
         snapshot = self.snapshot(uri)
@@ -676,6 +676,7 @@ def _sentence(text: str) -> str:
 #: below it): a larger ``Content-Length`` is a broken or hostile client, not a message.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _CONTENT_LENGTH = re.compile(rb"Content-Length: *([0-9]{1,12})\r\n", re.IGNORECASE)
+_HEADER = re.compile(rb"[A-Za-z-]+: *[^\r\n]*\r\n")
 
 
 class FramedInput:
@@ -710,7 +711,7 @@ class FramedInput:
                 length = int(match.group(1))
             elif line.lower().startswith(b"content-length:"):
                 return self._refuse(f"a Content-Length that is not a length: {line[:80]!r}")
-            elif not re.fullmatch(rb"[A-Za-z-]+: *[^\r\n]*\r\n", line):
+            elif not _HEADER.fullmatch(line):
                 return self._refuse(f"a header line that is not one: {line[:80]!r}")
         else:
             return self._refuse("no end to the message's headers")
