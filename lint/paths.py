@@ -5,7 +5,9 @@ the path's symbolic links), and shown so that every name prints as itself."""
 from __future__ import annotations
 
 import functools
+import os
 import re
+import stat
 from pathlib import Path
 
 
@@ -18,7 +20,18 @@ def resolved(path: Path) -> Path:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _resolved(path: Path) -> Path:
-    return path.resolve()
+    # A folder is resolved once for all its files: a file that is not a link is then one
+    # lstat, where ``resolve`` walks every part of its path again.
+    if path.name in ("", "..") or path.parent == path:
+        return path.resolve()
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            return path.resolve()
+    except FileNotFoundError:
+        pass  # resolve keeps a name that does not exist as it is, after its resolved folder
+    except OSError:
+        return path.resolve()
+    return _resolved(path.parent) / path.name
 
 
 def printable(display: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from a2alint.paths import resolved
 
@@ -60,6 +60,7 @@ class ModuleIndex:
         self.by_path: dict[Path, ModuleFile] = {}
         self.by_name: dict[str, list[ModuleFile]] = {}
         self._answers: dict[tuple[str, str], tuple[ModuleFile, str] | None] = {}
+        self._statements: dict[tuple[str, bytes], frozenset[Path]] = {}
         external = frozenset(external)
         packages: dict[Path, bool] = {}
         for path in files:
@@ -156,23 +157,48 @@ class ModuleIndex:
         """The project files a file's text imports, read from its bytes without parsing (a
         superset: an import inside a string counts too)."""
         found: set[Path] = set()
-        for match in _IMPORT.finditer(data):
-            if match.group("from") is not None:
-                base = match.group("from").decode("ascii", "replace")
-                names = match.group("names").decode("utf-8", "replace").strip("() \t")
-                for name in _names(names):
-                    for target in (f"{base}.{name}" if not base.endswith(".") else f"{base}{name}", base):
-                        module = self.resolve(target, importer) if target.strip(".") or target.startswith(".") else None
-                        if module is not None:
-                            found.add(module[0].path)
-                            break
-            else:
-                for name in _names(match.group("modules").decode("utf-8", "replace")):
-                    module = self.resolve(name, importer)
-                    if module is not None:
-                        found.add(module[0].path)
+        for match in _import_statements(data):
+            # Every file of a folder has the same package, so a statement means the same there.
+            key = (importer.folder, match.group(0))
+            targets = self._statements.get(key)
+            if targets is None:
+                targets = self._statements[key] = self._statement_targets(match, importer)
+            found |= targets
         found.discard(importer.path)
         return found
+
+    def _statement_targets(self, match: re.Match, importer: ModuleFile) -> frozenset[Path]:
+        found: set[Path] = set()
+        if match.group("from") is not None:
+            base = match.group("from").decode("ascii", "replace")
+            names = match.group("names").decode("utf-8", "replace").strip("() \t")
+            for name in _names(names):
+                for target in (f"{base}.{name}" if not base.endswith(".") else f"{base}{name}", base):
+                    module = self.resolve(target, importer) if target.strip(".") or target.startswith(".") else None
+                    if module is not None:
+                        found.add(module[0].path)
+                        break
+        else:
+            for name in _names(match.group("modules").decode("utf-8", "replace")):
+                module = self.resolve(name, importer)
+                if module is not None:
+                    found.add(module[0].path)
+        return frozenset(found)
+
+
+def _import_statements(data: bytes) -> Iterator[re.Match]:
+    """``_IMPORT.finditer(data)``, found faster: every statement has the word ``import`` on
+    its first line, and a search for that word skips the lines that have none."""
+    find, end = data.find, 0
+    at = find(b"import")
+    while at != -1:
+        start = data.rfind(b"\n", 0, at) + 1
+        match = _IMPORT.match(data, start) if start >= end else None
+        if match is not None:
+            end = match.end()
+            yield match
+        after = data.find(b"\n", at)
+        at = find(b"import", after) if after != -1 else -1
 
 
 def _names(text: str) -> list[str]:

@@ -650,19 +650,18 @@ class ProjectRun:
         self.index: ModuleIndex | None = None
         self.graph = ImportGraph()
         self.component: set[Path] = set()
-        self.checked: set[Path] = set()
+        self.seeds = frozenset(seeds)
+        self._checks: dict[Path, bool] = {}
+        self._defined: frozenset[bytes] | None = None
         if seeds:
             root = _project_root(self.entries)
             self.index = index = scans.index(root, self.entries)
             self.graph = ImportGraph.scan(
                 index, lambda p, entry: scans.of(("imports", id(index)), p, self.data[p] or b"", lambda d: index.imported_by(d, entry))
             )
-            #: What is checked as part of the project's A2A code: the A2A modules and the
-            #: modules next to them that can take part (a contract helper they import, a
-            #: wrapper's callers)...
-            self.checked = self._neighbours(seeds)
-            #: ... and what a question may read beyond them: a module farther than this from
-            #: A2A code (a framework's own internals) is opaque, never parsed for a summary.
+            #: What a question may read beyond the A2A code (see :meth:`checks`): a module
+            #: farther than this from it (a framework's own internals) is opaque, never
+            #: parsed for a summary.
             self.component = self.graph.around(seeds, READ_HOPS)
         digest = hashlib.sha256()
         for path in sorted(self.component):
@@ -679,22 +678,28 @@ class ProjectRun:
         #: The facts other processes of a pool parsed, unpickled only when a question reaches them.
         self.shipped: dict[Path, bytes] = {}
 
-    def _neighbours(self, seeds: list[Path]) -> set[Path]:
-        """The A2A modules, and the modules next to them whose text can take part: an
-        importer that names a function or class they define, a module they import that
-        hashes (a contract helper) or names one."""
-        defined: set[bytes] = set()
-        for seed in seeds:
-            defined |= self._scanned("defined", seed)
-        found = set(seeds)
-        for seed in seeds:
-            for path in self.graph.importers.get(seed, ()):
-                if not defined.isdisjoint(self._scanned("words", path)):
-                    found.add(path)
-            for path in self.graph.imports.get(seed, ()):
-                if self._scanned("hashes", path) or not defined.isdisjoint(self._scanned("words", path)):
-                    found.add(path)
+    def checks(self, path: Path) -> bool:
+        """Whether ``path`` is checked as part of the project's A2A code: an A2A module, or
+        a module next to one whose text can take part: an importer that names a function
+        or class the A2A modules define (a wrapper's caller), a module they import that
+        hashes (a contract helper) or names one. Asked per file, so that a run that reports
+        on a few A2A files (pre-commit) scans no other file's words."""
+        found = self._checks.get(path)
+        if found is None:
+            found = self._checks[path] = path in self.seeds or self._next_to_seeds(path)
         return found
+
+    def _next_to_seeds(self, path: Path) -> bool:
+        imports, importers = self.graph.imports.get(path, ()), self.graph.importers.get(path, ())
+        imports_seed = not self.seeds.isdisjoint(imports)
+        imported_by_seed = not self.seeds.isdisjoint(importers)
+        if not (imports_seed or imported_by_seed):
+            return False
+        if imported_by_seed and self._scanned("hashes", path):
+            return True
+        if self._defined is None:
+            self._defined = frozenset().union(*(self._scanned("defined", seed) for seed in self.seeds))
+        return not self._defined.isdisjoint(self._scanned("words", path))
 
     _SCANNERS: dict[str, Callable[[bytes], object]] = {
         "defined": lambda d: frozenset(n for n in _DEFINED.findall(d) if not n.startswith(b"__")),
@@ -787,7 +792,7 @@ class ProjectRun:
         real = resolved(path)
         if real in self.errors:
             return _unreadable(self.linter, display, path, settings, self.errors[real])
-        if real not in self.checked:
+        if not self.checks(real):
             return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.data[real])
         key = self._key(real) if self.fix is None else None
         if key is not None:

@@ -1,0 +1,102 @@
+"""The project index read from files' bytes: import statements, what they resolve to, real
+paths, and which files are checked as part of the A2A code."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from a2alint.config import Settings
+from a2alint.paths import _resolved
+from a2alint.project import _IMPORT, ModuleIndex, _import_statements
+from a2alint.registry import load_rules
+from a2alint.runner import Linter, ProjectRun
+
+TRICKY = [
+    b"import os\nfrom . import (a,\n    b)\nx = 'import y'\n",
+    b"from .pkg import thing  # import other\nimport a.b as c, d\n",
+    b"if x:\n    from .lazy import f; import g\n\tfrom tabbed import h\n",
+    b"def important():\n    return imported\nfrom_ = 1\nimport\n",
+    b"s = '''\nimport inside_a_string\n'''\nfrom x import (\n  y,\n  import_z,\n)\n",
+    b"",
+    b"import",
+    b"\r\nfrom a import b\r\nimport c\r\n",
+]
+
+
+@pytest.mark.parametrize("data", TRICKY)
+def test_import_statements_are_the_ones_the_pattern_finds(data):
+    assert [m.span() for m in _import_statements(data)] == [m.span() for m in _IMPORT.finditer(data)]
+
+
+def test_import_statements_of_real_modules_are_the_ones_the_pattern_finds():
+    sources = Path(__file__).resolve().parents[1].glob("*/*.py")
+    for path in sources:
+        data = path.read_bytes()
+        assert [m.span() for m in _import_statements(data)] == [m.span() for m in _IMPORT.finditer(data)], path
+
+
+def test_one_statement_resolves_per_folder(tmp_path):
+    """The files of one folder share an answer; another folder's same text means its own module."""
+    files = {
+        "pkg/__init__.py": "from .a import x\n",
+        "pkg/a.py": "x = 1\n",
+        "pkg/b.py": "from .a import x\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/a.py": "x = 2\n",
+        "pkg/sub/c.py": "from .a import x\nfrom .. import a\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    index = ModuleIndex(tmp_path, [tmp_path / name for name in files])
+    root = tmp_path.resolve()
+
+    def imports(name: str) -> set[str]:
+        entry = index.entry(root / name)
+        return {str(p.relative_to(root)) for p in index.imported_by((root / name).read_bytes(), entry)}
+
+    assert imports("pkg/__init__.py") == {"pkg/a.py"}
+    assert imports("pkg/b.py") == {"pkg/a.py"}
+    assert imports("pkg/sub/c.py") == {"pkg/sub/a.py", "pkg/a.py"}
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_real_paths_are_what_resolve_gives(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "f.py").write_text("")
+    os.symlink(tmp_path / "real", tmp_path / "link")
+    os.symlink(tmp_path / "real" / "f.py", tmp_path / "real" / "g.py")
+    os.symlink(tmp_path / "nowhere", tmp_path / "dangling")
+    for path in [
+        tmp_path / "link" / "f.py",
+        tmp_path / "real" / "g.py",
+        tmp_path / "link" / "g.py",
+        tmp_path / "missing" / "x.py",
+        tmp_path / "link" / "missing.py",
+        tmp_path / "real" / ".." / "link" / "f.py",
+        tmp_path / "dangling",
+        tmp_path / "dangling" / "x.py",
+        Path(tmp_path.anchor),
+    ]:
+        _resolved.cache_clear()
+        assert _resolved(path) == path.resolve(), path
+
+
+def test_a_run_on_a2a_files_reads_no_other_files_words(tmp_path):
+    """pre-commit on A2A files: whether their neighbours are checked is never asked, so
+    the words of the rest of the project are not scanned."""
+    (tmp_path / "client.py").write_text("from a2a.client import A2ACardResolver\nfrom helpers import tidy\n")
+    (tmp_path / "helpers.py").write_text("def tidy(x):\n    return x\n")
+    (tmp_path / "caller.py").write_text("from client import A2ACardResolver\n")
+    settings = Settings(root=tmp_path)
+    files = [("client.py", tmp_path / "client.py", settings)]
+    context = [(n, tmp_path / n, settings) for n in ("helpers.py", "caller.py")]
+    run = ProjectRun(Linter(load_rules()), files, context)
+    assert run.settled(0) is None  # checked, as A2A code
+    assert not [key for key in run.scans._found if key[0] == "words"]
+    # asked of the others, the answer is the one the names give
+    assert not run.checks((tmp_path / "helpers.py").resolve())  # imported, names nothing of the A2A code
+    assert not run.checks((tmp_path / "caller.py").resolve())  # imports only the SDK's name
