@@ -77,6 +77,11 @@ class Positions:
         if not self._pair(model.module.body, tree.body, []):
             self.starts, self._ast = None, {}
 
+    @classmethod
+    def statement_starts(cls, module: cst.Module, text: str) -> dict[int, tuple[int, list[str]]] | None:
+        """:attr:`starts` for the statements of ``module`` (parsed from ``text``), without a model."""
+        return cls(_Parsed(module), text).starts
+
     # -- CPython's columns are UTF-8 byte offsets; libcst's count characters --
     def _column(self, line: int, offset: int) -> int:
         text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
@@ -264,6 +269,13 @@ def _ast_calls(node: ast.AST) -> list[ast.Call]:
 def _is_if_elif(statement: cst.CSTNode) -> bool:
     """Whether ``statement`` is an ``if`` (or ``elif``) followed by an ``elif``."""
     return isinstance(statement, cst.If) and isinstance(statement.orelse, cst.If)
+
+
+class _Parsed:
+    """A syntax tree as the pairing of statements reads a model: its module alone."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
 
 
 def _blocks(statement: cst.CSTNode, node: ast.stmt) -> list[tuple[cst.BaseSuite, list[ast.stmt]]]:

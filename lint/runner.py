@@ -9,6 +9,7 @@ file while the other rules and files go on.
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import hashlib
 import io
@@ -34,6 +35,7 @@ from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.paths import resolved
 from a2alint.positions import Positions
+from a2alint.reparse import Reparser
 from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
@@ -85,6 +87,8 @@ class Prepared:
     text: str | None = None
     nesting: Nesting | None = None
     model: ModuleModel | None = None
+    #: How its text is parsed, when not by libcst's parser: an editor buffer's reparser.
+    parse: Callable[[str], cst.Module] | None = None
 
 
 class Linter:
@@ -120,14 +124,16 @@ class Linter:
 
     # -- one file, in two steps: read and parse, then check against the project --
     def prepare(
-        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None, matters: bool = False
+        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None, matters: bool = False,
+        parse: Callable[[str], cst.Module] | None = None,
     ) -> "Prepared":
-        """Read ``data`` (the bytes of ``path``) and parse it. What it settles (a file that
-        cannot be read, decoded or parsed, one the prefilter rules out unless it ``matters``
-        to the project's A2A code) is in the result; otherwise the model is ready to check."""
+        """Read ``data`` (the bytes of ``path``) and parse it (with ``parse``). What it
+        settles (a file that cannot be read, decoded or parsed, one the prefilter rules out
+        unless it ``matters`` to the project's A2A code) is in the result; otherwise the
+        model is ready to check."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
-        prepared = Prepared(result, path, settings, enabled, fix)
+        prepared = Prepared(result, path, settings, enabled, fix, parse=parse)
         marked = skips_file(data, None)  # the comment's line; whether it is a comment is told once decoded
         too_large = len(data) > settings.max_file_size
         if marked and (b"\x00" in data or too_large):
@@ -175,7 +181,7 @@ class Linter:
         """The model of the prepared text, or None with its ``AC000`` in the result."""
         try:
             with _collector_paused():
-                return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled)
+                return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled, prepared.parse)
         except _Refused as refused:  # added to the AC001 of a file parsed only to fix its noqa
             prepared.result.diagnostics += refused.diagnostics
         except Exception as error:  # the engine itself failed on this file: said, never a traceback
@@ -186,11 +192,14 @@ class Linter:
         detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
         return f"internal error on {display}: {detail}\n  please report this as a bug, with the file if you can share it"
 
-    def model_of(self, text: str, display: str, settings: Settings, enabled: frozenset[str]) -> ModuleModel:
+    def model_of(
+        self, text: str, display: str, settings: Settings, enabled: frozenset[str],
+        parse: Callable[[str], cst.Module] | None = None,
+    ) -> ModuleModel:
         """Parse ``text`` once into its model; a file that cannot be parsed or modelled is
         refused with its ``AC000``."""
         try:
-            module = cst.parse_module(text)
+            module = (parse or cst.parse_module)(text)
         except cst.ParserSyntaxError as error:
             line, column, message = _syntax_error(text, error)
             raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
@@ -625,12 +634,14 @@ class ProjectRun:
     def __init__(
         self, linter: Linter, files: list[tuple[str, Path, Settings]], context=(), fix: str | None = None, cache=None,
         read: Callable[[Path], bytes] | None = None, scans: Scans | None = None, transient: frozenset[Path] = frozenset(),
+        reparser: Reparser | None = None,
     ) -> None:
         """``read``: the bytes of a file (an editor's buffer in place of a file it has open);
         ``scans``: what an earlier run learnt from the files' bytes; ``transient``: files
-        whose facts are not worth caching (a buffer being typed in)."""
+        whose facts are not worth caching (a buffer being typed in), parsed by ``reparser``
+        when one is given (from their last version)."""
         self.linter, self.files, self.fix, self.cache = linter, files, fix, cache
-        self.transient = transient
+        self.transient, self.reparser = transient, reparser
         self.scans = scans = scans or Scans()
         self.entries: dict[Path, tuple[str, Path, Settings]] = {}
         for item in (*files, *context):
@@ -722,7 +733,10 @@ class ProjectRun:
         found = self.prepared.get(path)
         if found is None:
             display, real, settings = self.entries[path]
-            found = self.prepared[path] = self.linter.prepare(self.data[path] or b"", display, real, settings, self.fix, matters=True)
+            parse = functools.partial(self.reparser.parse, path) if self.reparser is not None and path in self.transient else None
+            found = self.prepared[path] = self.linter.prepare(
+                self.data[path] or b"", display, real, settings, self.fix, matters=True, parse=parse
+            )
             if found.model is not None:
                 found.model.in_project = not found.model.is_a2a
                 self._texts[path] = found.text or ""

@@ -17,6 +17,7 @@ from a2alint.cache import Cache, cache_folder
 from a2alint.config import ConfigError, Settings, SettingsResolver
 from a2alint.discovery import MAX_CONTEXT_FILES, discover, project_root
 from a2alint.paths import resolved
+from a2alint.reparse import Reparser
 from a2alint.runner import READ_HOPS, FileResult, Linter, ProjectRun, Scans, buffer_bytes, read_source
 
 #: How many modules' facts the server keeps in memory between runs.
@@ -35,6 +36,7 @@ class Workspace:
         self._read: dict[Path, tuple[tuple[int, int], bytes]] = {}  # path -> (stat, bytes)
         self._dependents: dict[Path, tuple[set[Path], set[Path]]] = {}  # (before the last check, after)
         self._scans = Scans()
+        self._reparser = Reparser()  # an open buffer is parsed from its last version
         self._lock = threading.Lock()  # one run at a time: they share the facts in memory
 
     def forget_files(self) -> None:
@@ -52,12 +54,20 @@ class Workspace:
         with self._lock:
             context = [item for item in self._project(path) if resolved(item[1]) != real]
             run = ProjectRun(
-                self.linter, [(display, path, settings)], context, fix, self.cache, read, self._scans, frozenset({real})
+                self.linter, [(display, path, settings)], context, fix, self.cache, read, self._scans, frozenset({real}),
+                self._reparser,
             )
             result = run.settled(0) or run.check(0)
+            prepared = run.prepared.get(real)
+            if prepared is not None and prepared.model is not None and prepared.text is not None:
+                self._reparser.keep(real, prepared.text, prepared.model)
             now = run.graph.around([real], READ_HOPS) - {real}
             self._dependents[real] = (self._dependents.get(real, (set(), set()))[1], now)
         return result
+
+    def closed(self, path: Path) -> None:
+        """The editor closed ``path``: its last version is no longer parsed from."""
+        self._reparser.forget(resolved(path))
 
     def dependents(self, path: Path) -> set[Path]:
         """The modules whose findings may change with the last change of ``path``: what

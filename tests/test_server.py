@@ -552,3 +552,22 @@ def test_a_document_is_checked_with_its_project_and_its_dependents_follow_an_edi
         assert server.diagnostics(remote, 1, since)["diagnostics"] == []
     finally:
         server.close()
+
+
+def test_the_server_collects_garbage_after_each_publication_and_the_whole_heap_now_and_then():
+    """Not inside a lint (its automatic collection is off): once the diagnostics are
+    written, the young generations; every ``full_every`` lints, everything."""
+    from a2alint.server import Collector
+
+    scheduled = []
+
+    class Loop:
+        def call_soon(self, callback, *args):
+            scheduled.append((callback, args))
+
+    collector = Collector(full_every=3)
+    for _ in range(6):
+        collector.linted(Loop())
+    import gc
+
+    assert scheduled == [(gc.collect, (1,)), (gc.collect, (1,)), (gc.collect, (2,))] * 2

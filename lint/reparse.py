@@ -1,0 +1,152 @@
+"""Parsing an editor's buffer again after an edit: only the top-level statement it falls in.
+
+A keystroke changes one function of a module; parsing the whole module again is most of
+what the language server's answer costs. When the edit lies inside one top-level
+statement (not the first or the last, clear of the comment and blank lines around it
+whose owner the statements' indentation decides), that statement's new text is parsed
+alone and put in place of the old one: the tree is the one a full parse gives (the same
+nodes, the same code), and every other statement's nodes are the old ones. Anything
+else (an edit across statements, one that leaves a statement unclosed, a file CPython's
+parser could not pair with libcst's) is a full parse, as before.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+import libcst as cst
+
+from a2alint.model import ModuleModel
+from a2alint.positions import Positions
+
+
+@dataclass
+class _Parsed:
+    text: str
+    module: cst.Module
+    #: Where its statements start, when its findings needed positions.
+    positions: Positions | None
+
+
+class Reparser:
+    """The last parse of each buffer, to parse its next version from."""
+
+    def __init__(self) -> None:
+        self._last: dict[object, _Parsed] = {}
+
+    def parse(self, key: object, text: str) -> cst.Module:
+        """The syntax tree of ``text``, the new version of buffer ``key``: spliced from the
+        last one when the edit allows, else a full parse (which raises as ``parse_module`` does)."""
+        last = self._last.get(key)
+        module = None
+        if last is not None:
+            starts = last.positions.starts if last.positions is not None else Positions.statement_starts(last.module, last.text)
+            module = spliced(last.text, last.module, starts, text)
+        return module if module is not None else cst.parse_module(text)
+
+    def keep(self, key: object, text: str, model: ModuleModel) -> None:
+        """``model``, parsed from ``text``, is buffer ``key``'s latest (its tree and
+        positions are kept, not its facts)."""
+        if model.module is None:
+            self.forget(key)
+        else:
+            self._last[key] = _Parsed(text, model.module, model.positions)
+
+    def forget(self, key: object) -> None:
+        self._last.pop(key, None)
+
+
+def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: str) -> cst.Module | None:
+    """The tree of ``new_text`` made from ``module`` (the tree of ``old_text``, its
+    statements starting as ``starts`` says: :attr:`Positions.starts`) by parsing again
+    only the top-level statement the edit is in; None when the edit does not allow it."""
+    if starts is None or len(module.body) < 3 or old_text == new_text:
+        return None
+    lines = _line_offsets(old_text)
+    spans = []
+    for statement in module.body:
+        start = starts.get(id(statement))
+        if start is None or start[0] - 1 >= len(lines):
+            return None
+        spans.append(lines[start[0] - 1])
+    changed, old_end, _ = _changed(old_text, new_text)
+    index = bisect.bisect_right(spans, changed) - 1
+    appended = changed == old_end == spans[index]
+    if appended:  # typed after a statement's last line: it continues that statement, if anything
+        index -= 1
+    if index < 1 or index >= len(module.body) - 1:
+        return None  # the first statement holds the encoding and header; the last, the file's end
+    statement, following = module.body[index], module.body[index + 1]
+    start, end = spans[index], spans[index + 1]
+    core = lines[starts[id(statement)][0] - 1 + len(statement.leading_lines)]
+    if not appended and (changed < core or old_end >= end):
+        return None  # it touches the lines above the statement, or its last line break
+    if any(line.whitespace.value for line in _lines_above(following)):
+        return None  # an indented comment above the next statement: a new block would own it
+    region = new_text[start : end + len(new_text) - len(old_text)]
+    if not (_ends_in_block(old_text[start:end]) and _ends_in_block(region)):
+        return None  # a trailing line at the margin: what follows it decides its owner
+    if module.code_for_node(statement) != old_text[start:end]:
+        return None
+    try:
+        piece = cst.parse_module(region)
+    except Exception:  # unclosed, or worse: the full parse says what is wrong
+        return None
+    if (
+        not piece.body
+        or piece.footer
+        or not piece.has_trailing_newline
+        or piece.default_indent != module.default_indent
+        or piece.default_newline != module.default_newline
+        or len(piece.header) != len(statement.leading_lines)
+        or not all(a.deep_equals(b) for a, b in zip(piece.header, statement.leading_lines))
+    ):
+        return None
+    first = piece.body[0].with_changes(leading_lines=piece.header)
+    body = (*module.body[:index], first, *piece.body[1:], *module.body[index + 1 :])
+    return module.with_changes(body=body)
+
+
+def _line_offsets(text: str) -> list[int]:
+    """Where each line of ``text`` starts (as ``splitlines`` counts lines)."""
+    offsets, at = [0], 0
+    for line in text.splitlines(keepends=True):
+        at += len(line)
+        offsets.append(at)
+    return offsets
+
+
+def _changed(old: str, new: str) -> tuple[int, int, int]:
+    """The edit from ``old`` to ``new``: ``old[start:old_end]`` became ``new[start:new_end]``."""
+    most = min(len(old), len(new))
+    low, high = 0, most
+    while low < high:  # the longest common prefix, by halves (slices compare at C speed)
+        middle = (low + high + 1) // 2
+        if old[:middle] == new[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    prefix = low
+    low, high = 0, most - prefix
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[len(old) - middle :] == new[len(new) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return prefix, len(old) - low, len(new) - low
+
+
+def _lines_above(statement: cst.CSTNode) -> list[cst.EmptyLine]:
+    decorators = getattr(statement, "decorators", ())
+    return [*statement.leading_lines, *(decorators[0].leading_lines if decorators else ())]
+
+
+def _ends_in_block(text: str) -> bool:
+    """The last line of ``text`` is code, or a comment indented into the statement's block
+    (which owns it whatever follows); not a blank line or a comment at the margin (which
+    the next statement owns, or the module at its end)."""
+    last = text.rstrip("\r\n").rsplit("\n", 1)[-1].rsplit("\r", 1)[-1]
+    stripped = last.strip()
+    return bool(stripped) and (not stripped.startswith("#") or last[:1] in (" ", "\t"))

@@ -1,0 +1,180 @@
+"""An edited buffer parsed from its last version: the tree is the one a full parse gives,
+and only the statement the edit falls in is parsed again."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from a2alint.config import Settings
+from a2alint.positions import Positions
+from a2alint.registry import load_rules
+from a2alint.reparse import Reparser, spliced
+from a2alint.runner import Linter
+from a2alint.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BUFFER = '''"""Routing agent: forwards a user's turn to the peer that can take it."""
+import httpx
+from a2a.client import A2ACardResolver
+
+
+# peers by name, filled at start-up
+PEERS: dict = {}
+
+
+@staticmethod
+def pick(name):
+    # the first peer whose name matches
+    for key, meta in PEERS.items():
+        if key == name:
+            return meta
+    return None
+
+
+async def forward(name, text):
+    meta = pick(name)
+    async with httpx.AsyncClient() as http:
+        card = await A2ACardResolver(http, meta["url"]).get_agent_card()
+        return card.name, text
+
+
+class Router:
+    def __init__(self):
+        self.count = 0
+
+    def route(self, text):
+        self.count += 1
+        return text
+        # a note at the end of the block
+
+
+if __name__ == "__main__":
+    print(PEERS)
+'''
+
+
+def _splice(old: str, new: str) -> cst.Module | None:
+    module = cst.parse_module(old)
+    return spliced(old, module, Positions.statement_starts(module, old), new)
+
+
+def _edit(text: str, anchor: str, replacement: str) -> str:
+    assert text.count(anchor) == 1, anchor
+    return text.replace(anchor, replacement)
+
+
+@pytest.mark.parametrize(
+    "anchor, replacement",
+    [
+        ('meta["url"]', 'meta.get("url")'),  # an expression inside a function
+        ("        return card.name, text\n", "        return card.name, text\n        print(card)\n"),  # a new line
+        ("    meta = pick(name)\n", "    meta = pick(name)\n\n    # looked up\n"),  # a blank line and a comment
+        ("        self.count += 1\n", "        self.count += 1\n        if text:\n            text = text.strip()\n"),
+        ("def pick(name):", "def pick(name, default=None):"),  # the decorated def's own line
+        ("    def route(self, text):", "    async def route(self, text):"),  # a block that ends in a comment
+        ("    return None\n", "    return None\n    # more\n"),  # a comment indented into the block
+        ("        return card.name, text\n", "        return card.name, text\nDEFAULT = 1\n"),  # a new statement after it
+    ],
+)
+def test_an_edit_inside_one_statement_is_spliced_as_a_full_parse_would_read_it(anchor, replacement):
+    new = _edit(BUFFER, anchor, replacement)
+    got = _splice(BUFFER, new)
+    assert got is not None
+    assert got.deep_equals(cst.parse_module(new)) and got.code == new
+
+
+def test_the_statements_the_edit_misses_are_the_old_nodes():
+    old = cst.parse_module(BUFFER)
+    new_text = _edit(BUFFER, 'meta["url"]', 'meta.get("url")')
+    new = spliced(BUFFER, old, Positions.statement_starts(old, BUFFER), new_text)
+    changed = [i for i, (a, b) in enumerate(zip(old.body, new.body)) if a is not b]
+    assert len(old.body) == len(new.body) and len(changed) == 1
+    assert "async def forward" in old.code_for_node(old.body[changed[0]])
+
+
+@pytest.mark.parametrize(
+    "anchor, replacement",
+    [
+        ('"""Routing agent', '"""The routing agent'),  # the first statement (the module's header is there)
+        ("    print(PEERS)\n", "    print(PEERS, flush=True)\n"),  # the last statement (the file's end)
+        ("# peers by name, filled at start-up\n", "# peers, by name\n"),  # the lines above a statement
+        ("    return None\n\n\nasync def", "    return None\nasync def"),  # across two statements
+        ("        # a note at the end of the block\n", "# a note at the end of the block\n"),  # a trailing comment's owner
+        ("    return None\n", "    return None\n# more\n"),  # a new comment at the margin: the next statement's
+        ("    meta = pick(name)\n", "    meta = pick(name\n"),  # left unclosed: the full parse says what is wrong
+    ],
+)
+def test_an_edit_a_splice_cannot_be_sure_of_is_a_full_parse(anchor, replacement):
+    assert _splice(BUFFER, _edit(BUFFER, anchor, replacement)) is None
+
+
+def test_an_unclosed_edit_is_the_full_parse_error():
+    reparser = Reparser()
+    model = Linter(load_rules()).model_of(BUFFER, "router.py", Settings(root=Path.cwd()), frozenset())
+    reparser.keep("router.py", BUFFER, model)
+    with pytest.raises(cst.ParserSyntaxError):
+        reparser.parse("router.py", _edit(BUFFER, "    meta = pick(name)\n", "    meta = pick(name\n"))
+
+
+def _sources() -> list[Path]:
+    return sorted([*(ROOT / "tests" / "corpus").rglob("*.py"), *(ROOT / "examples").rglob("*.py")])
+
+
+SNIPPETS = ["x", " ", "\n", "\n\n", "    ", "# c\n", "    # c\n", "        # deep\n", "if x:\n    y = 1\n", "pass\n",
+            ")", "(", '"""', "'", ":", "\\\n", "\t", "def g():\n", "\n    return 1\n", "@dec\n", "else:\n", "  ", "#"]
+
+
+def test_random_edits_splice_only_to_the_full_parse():
+    """Edits of every kind at random places of real modules: a splice is either refused
+    or the tree (and code) a full parse gives. The edits chain, as typing does."""
+    rng = random.Random(11)
+    sources = _sources()
+    spliced_count = 0
+    for _ in range(60):
+        text = rng.choice(sources).read_text()
+        module = cst.parse_module(text)
+        for _ in range(6):
+            at = rng.randrange(len(text) + 1)
+            if rng.random() < 0.6:
+                new = text[:at] + rng.choice(SNIPPETS) + text[at:]
+            else:
+                new = text[:at] + text[at + rng.randint(1, 12):]
+            got = spliced(text, module, Positions.statement_starts(module, text), new)
+            try:
+                full = cst.parse_module(new)
+            except Exception:
+                full = None
+            if got is not None:
+                spliced_count += 1
+                assert full is not None, (at, new[max(0, at - 80) : at + 80])
+                assert got.deep_equals(full) and got.code == full.code, (at, new[max(0, at - 80) : at + 80])
+            if full is not None:
+                text, module = new, full
+    assert spliced_count >= 40  # the property is not empty: many of the edits are spliced
+
+
+def test_a_buffer_checked_after_an_edit_has_the_findings_of_a_fresh_check(tmp_path):
+    (tmp_path / "router.py").write_text(BUFFER)
+    registry = load_rules()
+    from a2alint.config import SettingsResolver
+
+    def workspace() -> tuple[Workspace, Settings]:
+        resolver = SettingsResolver(registry, cwd=tmp_path)
+        return Workspace(Linter(registry), resolver), resolver.for_path(tmp_path / "router.py")
+
+    editing, settings = workspace()
+    path = tmp_path / "router.py"
+    editing.check("router.py", path, BUFFER, settings)
+    edited = _edit(BUFFER, "        return card.name, text\n", "        card = await A2ACardResolver(http, meta['url']).get_agent_card()\n        return card.name, text\n")
+    reparses = []
+    original = editing._reparser.parse
+    editing._reparser.parse = lambda key, text: reparses.append(key) or original(key, text)
+    after_edit = editing.check("router.py", path, edited, settings)
+    fresh, settings = workspace()
+    assert reparses  # the edited version was parsed from the last one
+    assert [d.to_json() for d in after_edit.diagnostics] == [d.to_json() for d in fresh.check("router.py", path, edited, settings).diagnostics]
