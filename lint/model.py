@@ -259,10 +259,23 @@ class Expr:
                 state[name] = _SHARED_EMPTY[type(value)]
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "node": None}
+        """The fields that differ from an empty expression's (an expression's facts are
+        pickled for the cache and the pool, and most of its fields are empty)."""
+        return {
+            name: value for name, value in self.__dict__.items()
+            if name != "node" and not (type(value) is type(_EMPTY_EXPR[name]) and value == _EMPTY_EXPR[name])
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(_EMPTY_EXPR)
+        self.__dict__.update(state)
 
     def __repr__(self) -> str:
         return f"Expr({sorted(self.reads)}, {[c.callee for c in self.top]})"
+
+
+#: What an unpickled expression's fields are before its state is put back: empty.
+_EMPTY_EXPR: dict = {}
 
 
 @dataclass(eq=False, repr=False)
@@ -1370,6 +1383,12 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
             builder.on_visit_attribute(node, detail)
         else:
             builder.on_leave_attribute(node, detail)
+
+
+_empty = Expr()
+_empty.compact()
+_EMPTY_EXPR.update(_empty.__dict__)
+del _empty
 
 
 def build_model(module: cst.Module, path: str) -> ModuleModel:

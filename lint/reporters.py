@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import unicodedata
-import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from pathlib import Path
 from typing import IO, Callable, Iterable, Sequence
@@ -208,6 +206,8 @@ def write_statistics(diagnostics: list[Diagnostic], stream: IO[str], fmt: str) -
 
 def _source_root(cwd: Path) -> Path:
     """The repository root (what code scanning resolves URIs against), else ``cwd``."""
+    import subprocess  # here: only SARIF asks, and every other run starts faster without it
+
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True, timeout=5
@@ -372,6 +372,8 @@ def write_gitlab(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path, line
 def write_junit(diagnostics: list[Diagnostic], stream: IO[str], files: Sequence[str]) -> None:
     """JUnit XML, for CI that shows test reports: one test case per checked file (``files``),
     passing when it has no finding, and a failure per finding, as ``text`` shows it."""
+    import xml.etree.ElementTree as ElementTree  # here: only this report needs it
+
     cases: dict[str, list[Diagnostic]] = {path: [] for path in files}
     for d in diagnostics:
         cases.setdefault(d.path, []).append(d)
