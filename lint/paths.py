@@ -18,11 +18,16 @@ def resolved(path: Path) -> Path:
     return _resolved(path if path.is_absolute() else Path.cwd() / path)
 
 
+_MOST_PARTS = 64
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _resolved(path: Path) -> Path:
     # A folder is resolved once for all its files: a file that is not a link is then one
-    # lstat, where ``resolve`` walks every part of its path again.
-    if path.name in ("", "..") or path.parent == path:
+    # lstat, where ``resolve`` walks every part of its path again. A path with ``..`` (which
+    # resolve takes after the links before it, even past a folder that does not exist) or
+    # more parts than the recursion should walk is resolved whole.
+    if ".." in path.parts or len(path.parts) > _MOST_PARTS or path.parent == path:
         return path.resolve()
     try:
         if stat.S_ISLNK(os.lstat(path).st_mode):

@@ -51,6 +51,12 @@ class ModuleFile:
         #: Its folder, as text: a key for what the imports of the files there resolve to.
         self.folder = str(self.path.parent)
 
+    @property
+    def package(self) -> str:
+        """The package its relative imports start from (``pkg`` for ``pkg/__init__.py`` and
+        ``pkg/client.py``; a file named ``conf.local.py`` counts its own dotted name)."""
+        return self.name if self.is_package else self.name.rpartition(".")[0]
+
 
 class ModuleIndex:
     """Files of a project by module name, and module names by file."""
@@ -60,7 +66,7 @@ class ModuleIndex:
         self.by_path: dict[Path, ModuleFile] = {}
         self.by_name: dict[str, list[ModuleFile]] = {}
         self._answers: dict[tuple[str, str], tuple[ModuleFile, str] | None] = {}
-        self._statements: dict[tuple[str, bytes], frozenset[Path]] = {}
+        self._statements: dict[tuple[str, str, bytes], frozenset[Path]] = {}
         external = frozenset(external)
         packages: dict[Path, bool] = {}
         for path in files:
@@ -131,7 +137,7 @@ class ModuleIndex:
             return target
         dots = len(target) - len(target.lstrip("."))
         rest = target[dots:]
-        package = importer.name.split(".") if importer.is_package else importer.name.split(".")[:-1]
+        package = importer.package.split(".") if importer.package else []
         if dots > 1:
             package = package[: len(package) - (dots - 1)] if dots - 1 <= len(package) else []
         return ".".join([*package, rest] if rest else package) if package or rest else rest
@@ -158,8 +164,8 @@ class ModuleIndex:
         superset: an import inside a string counts too)."""
         found: set[Path] = set()
         for match in _import_statements(data):
-            # Every file of a folder has the same package, so a statement means the same there.
-            key = (importer.folder, match.group(0))
+            # A statement means the same in every file of one folder and package.
+            key = (importer.folder, importer.package, match.group(0))
             targets = self._statements.get(key)
             if targets is None:
                 targets = self._statements[key] = self._statement_targets(match, importer)

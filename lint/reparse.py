@@ -13,6 +13,7 @@ parser could not pair with libcst's) is a full parse, as before.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -25,8 +26,9 @@ from a2alint.positions import Positions
 class _Parsed:
     text: str
     module: cst.Module
-    #: Where its statements start, when its findings needed positions.
-    positions: Positions | None
+    #: Where its statements start (:attr:`Positions.starts`), once known.
+    starts: dict | None
+    known: bool
 
 
 class Reparser:
@@ -41,20 +43,30 @@ class Reparser:
         last = self._last.get(key)
         module = None
         if last is not None:
-            starts = last.positions.starts if last.positions is not None else Positions.statement_starts(last.module, last.text)
-            module = spliced(last.text, last.module, starts, text)
+            if not last.known:
+                last.starts, last.known = Positions.statement_starts(last.module, last.text), True
+            module = spliced(last.text, last.module, last.starts, text)
         return module if module is not None else cst.parse_module(text)
 
     def keep(self, key: object, text: str, model: ModuleModel) -> None:
-        """``model``, parsed from ``text``, is buffer ``key``'s latest (its tree and
-        positions are kept, not its facts)."""
+        """``model``, parsed from ``text``, is buffer ``key``'s latest. Its tree is kept,
+        and where its statements start when its findings placed them: nothing that holds
+        the run that checked it."""
         if model.module is None:
             self.forget(key)
-        else:
-            self._last[key] = _Parsed(text, model.module, model.positions)
+            return
+        positions = model.positions
+        starts = positions.starts if positions is not None else None
+        self._last[key] = _Parsed(text, model.module, starts, positions is not None)
 
     def forget(self, key: object) -> None:
         self._last.pop(key, None)
+
+    def retain(self, keys) -> None:
+        """Forget every buffer but ``keys`` (the documents open now)."""
+        for key in list(self._last):  # a copy: the editor's thread may forget one meanwhile
+            if key not in keys:
+                self._last.pop(key, None)
 
 
 def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: str) -> cst.Module | None:
@@ -85,6 +97,8 @@ def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: st
     if any(line.whitespace.value for line in _lines_above(following)):
         return None  # an indented comment above the next statement: a new block would own it
     region = new_text[start : end + len(new_text) - len(old_text)]
+    if region.startswith("\ufeff"):
+        return None  # a parse drops a byte order mark at its start: inside a file it is an error
     if not (_ends_in_block(old_text[start:end]) and _ends_in_block(region)):
         return None  # a trailing line at the margin: what follows it decides its owner
     if module.code_for_node(statement) != old_text[start:end]:
@@ -103,18 +117,22 @@ def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: st
         or not all(a.deep_equals(b) for a, b in zip(piece.header, statement.leading_lines))
     ):
         return None
+    if _has_block(statement) and not any(_has_block(s) for s in (*module.body[:index], *piece.body)):
+        # The file's indentation is its first indented block's (the new statement's, when it
+        # has one: read alike above); this one's is gone, and the next one may differ.
+        return None
     first = piece.body[0].with_changes(leading_lines=piece.header)
     body = (*module.body[:index], first, *piece.body[1:], *module.body[index + 1 :])
     return module.with_changes(body=body)
 
 
 def _line_offsets(text: str) -> list[int]:
-    """Where each line of ``text`` starts (as ``splitlines`` counts lines)."""
-    offsets, at = [0], 0
-    for line in text.splitlines(keepends=True):
-        at += len(line)
-        offsets.append(at)
-    return offsets
+    """Where each line of ``text`` starts, counting lines as Python does (``\n``, ``\r\n``,
+    ``\r``; not the form feeds and Unicode separators ``splitlines`` also breaks at)."""
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _changed(old: str, new: str) -> tuple[int, int, int]:
@@ -136,6 +154,18 @@ def _changed(old: str, new: str) -> tuple[int, int, int]:
         else:
             high = middle - 1
     return prefix, len(old) - low, len(new) - low
+
+
+def _has_block(node: cst.CSTNode) -> bool:
+    """Whether a statement (or an ``else``, ``except``, ``finally``, ``case`` of one) has an
+    indented block."""
+    for name in ("body", "orelse", "finalbody"):
+        part = getattr(node, name, None)
+        if isinstance(part, cst.IndentedBlock):
+            return True
+        if isinstance(part, cst.CSTNode) and not isinstance(part, cst.BaseSuite) and _has_block(part):
+            return True
+    return any(_has_block(part) for name in ("handlers", "cases") for part in getattr(node, name, ()))
 
 
 def _lines_above(statement: cst.CSTNode) -> list[cst.EmptyLine]:

@@ -820,7 +820,7 @@ class ProjectRun:
         real = resolved(path)
         prepared = self.prepare(real)
         result = self.linter.finish(prepared, self.analysis(settings))
-        key = self._key(real) if self.fix is None else None
+        key = self._key(real) if self.fix is None and real not in self.transient else None  # a buffer: never written
         if key is not None and not result.errors:
             self.cache.put(key, result.diagnostics, self.depends)
         return result

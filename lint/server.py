@@ -35,7 +35,7 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 from urllib.parse import urlparse
 
 from lsprotocol import types
@@ -216,24 +216,33 @@ class Snapshot:
 
 
 class Collector:
-    """The cyclic garbage collector, run after a lint is published rather than inside it.
+    """The cyclic garbage collector, run once a lint is done rather than inside one.
 
     Each lint leaves its syntax tree and analysis as garbage held in cycles, and the
     workspace holds every module's facts: an automatic collection during a lint walks
     all of that, in the time the editor waits for. The server turns automatic collection
-    off and collects once each lint is published: the young generations (what the last
-    lints made, the garbage among it), the whole heap every ``full_every`` lints (a
-    replaced configuration, forgotten facts). An editor's debounce hides the collection
-    while the user types."""
+    off and collects after each lint (once its diagnostics are written): the young
+    generations (what the last lints made, the garbage among it) when no other lint is
+    running (what a running lint holds would be kept past them, for the next full
+    collection to find), and the whole heap every ``full_every`` lints. An editor's
+    debounce hides the collection while the user types."""
 
     def __init__(self, full_every: int = 50) -> None:
         self.full_every = full_every
         self.lints = 0
 
-    def linted(self, loop: asyncio.AbstractEventLoop) -> None:
+    def linted(self, loop: asyncio.AbstractEventLoop, busy: Callable[[], bool]) -> None:
+        """A lint finished; ``busy()`` tells whether another one is still running."""
         self.lints += 1
-        generation = 2 if self.lints % self.full_every == 0 else 1
-        loop.call_soon(gc.collect, generation)  # after what is queued: the publication's write
+        full = self.lints % self.full_every == 0
+        loop.call_soon(self._collect, full, busy)  # after what is queued: the publication's write
+
+    @staticmethod
+    def _collect(full: bool, busy: Callable[[], bool]) -> None:
+        if full:
+            gc.collect(2)
+        elif not busy():
+            gc.collect(1)
 
 
 @dataclass
@@ -263,6 +272,7 @@ class A2ALintServer:
         self.shown: set[str] = set()  # messages already shown, so a keystroke does not repeat them
         self.shut_down = False
         self.collector = Collector()
+        self.in_flight = 0  # lints running in the thread pool
         self.engine = self._new_engine()
         self._register()
 
@@ -431,9 +441,7 @@ class A2ALintServer:
         self.results.pop(uri, None)
         self.running.pop(uri, None)
         self.unwanted.pop(uri, threading.Event()).set()
-        path = to_fs_path(uri)
-        if path is not None:
-            self.engine.workspace.closed(Path(path))
+        self.engine.workspace.closed(Path(self._path_of(uri)))
         self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def shutdown(self, params: None = None) -> None:
@@ -457,10 +465,14 @@ class A2ALintServer:
         document = self.ls.workspace.text_documents.get(uri)
         if document is None:
             return None
+        path = self._path_of(uri)
+        return Snapshot(uri, document.version, document.source, Path(path), path)
+
+    def _path_of(self, uri: str) -> str:
         path = to_fs_path(uri)
         if path is None:  # untitled: and other schemes: configured as a file in the workspace root
             path = str(self.root / (Path(urlparse(uri).path).name or "untitled.py"))
-        return Snapshot(uri, document.version, document.source, Path(path), path)
+        return path
 
     def _is_current(self, snapshot: Snapshot) -> bool:
         document = self.ls.workspace.text_documents.get(snapshot.uri)
@@ -488,7 +500,6 @@ class A2ALintServer:
         self.ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=linted.diagnostics, version=snapshot.version)
         )
-        self.collector.linted(asyncio.get_running_loop())
         if uri in self.edited:  # what rests on this module may have changed with it
             self.edited.discard(uri)
             dependents = self.engine.workspace.dependents(snapshot.path)
@@ -507,7 +518,13 @@ class A2ALintServer:
             if other is not None:
                 buffers[other.path.resolve()] = other.text
         self.engine.workspace.buffers = buffers
-        return asyncio.get_running_loop().run_in_executor(self.executor, _check, self.engine, snapshot, fix, unwanted)
+        future = asyncio.get_running_loop().run_in_executor(self.executor, _check, self.engine, snapshot, fix, unwanted)
+        self.in_flight += 1
+        future.add_done_callback(self._landed)
+        return future
+
+    def _landed(self, future: asyncio.Future) -> None:
+        self.in_flight -= 1
 
     async def finish(self, snapshot: Snapshot, future: asyncio.Future) -> Linted | None:
         """The findings of a submitted lint in LSP form; None if the engine itself failed (logged)."""
@@ -519,6 +536,9 @@ class A2ALintServer:
         except Exception:
             self.log(f"a2alint: internal error on {snapshot.display}:\n{traceback.format_exc()}")
             return None
+        finally:
+            if future.done():  # its garbage: collected once what follows (the publication) is written
+                self.collector.linted(asyncio.get_running_loop(), lambda: self.in_flight > 0)
         if checked is None:
             return None  # stopped: a newer version is being linted
         result, problems = checked

@@ -61,6 +61,7 @@ class Workspace:
             prepared = run.prepared.get(real)
             if prepared is not None and prepared.model is not None and prepared.text is not None:
                 self._reparser.keep(real, prepared.text, prepared.model)
+            self._reparser.retain({*self.buffers, real})  # a document closed meanwhile is let go
             now = run.graph.around([real], READ_HOPS) - {real}
             self._dependents[real] = (self._dependents.get(real, (set(), set()))[1], now)
         return result

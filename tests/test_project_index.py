@@ -77,6 +77,8 @@ def test_real_paths_are_what_resolve_gives(tmp_path):
         tmp_path / "missing" / "x.py",
         tmp_path / "link" / "missing.py",
         tmp_path / "real" / ".." / "link" / "f.py",
+        tmp_path / "missing" / ".." / "link" / "f.py",  # resolve takes the link after the missing folder's ..
+        tmp_path.joinpath(*["deep"] * 1200, "x.py"),  # more parts than a recursion may walk
         tmp_path / "dangling",
         tmp_path / "dangling" / "x.py",
         Path(tmp_path.anchor),
@@ -100,3 +102,21 @@ def test_a_run_on_a2a_files_reads_no_other_files_words(tmp_path):
     # asked of the others, the answer is the one the names give
     assert not run.checks((tmp_path / "helpers.py").resolve())  # imported, names nothing of the A2A code
     assert not run.checks((tmp_path / "caller.py").resolve())  # imports only the SDK's name
+
+
+def test_a_dotted_file_name_has_a_package_of_its_own(tmp_path):
+    """``pkg/conf.local.py`` counts its relative imports from ``pkg.conf``; its sibling
+    ``pkg/b.py`` from ``pkg``: the same text in one folder, two answers, in either order."""
+    files = {"pkg/__init__.py": "", "pkg/a.py": "", "pkg/b.py": "from . import a\n", "pkg/conf.local.py": "from . import a\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    root = tmp_path.resolve()
+    for order in (["pkg/b.py", "pkg/conf.local.py"], ["pkg/conf.local.py", "pkg/b.py"]):
+        index = ModuleIndex(tmp_path, [tmp_path / name for name in files])
+        answers = {}
+        for name in order:
+            found = index.imported_by((root / name).read_bytes(), index.entry(root / name))
+            answers[name] = {str(p.relative_to(root)) for p in found}
+        assert answers["pkg/b.py"] == {"pkg/a.py"}, order
+        assert answers["pkg/conf.local.py"] != {"pkg/a.py"}, order  # `pkg.conf` has no module `a`

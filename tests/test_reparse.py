@@ -19,6 +19,9 @@ from a2alint.workspace import Workspace
 ROOT = Path(__file__).resolve().parents[1]
 
 BUFFER = '''"""Routing agent: forwards a user's turn to the peer that can take it."""
+import hashlib
+import json
+
 import httpx
 from a2a.client import A2ACardResolver
 
@@ -40,6 +43,7 @@ async def forward(name, text):
     meta = pick(name)
     async with httpx.AsyncClient() as http:
         card = await A2ACardResolver(http, meta["url"]).get_agent_card()
+        digest = hashlib.sha256(json.dumps(card.model_dump()).encode()).hexdigest()
         return card.name, text
 
 
@@ -152,7 +156,9 @@ def test_random_edits_splice_only_to_the_full_parse():
             if got is not None:
                 spliced_count += 1
                 assert full is not None, (at, new[max(0, at - 80) : at + 80])
-                assert got.deep_equals(full) and got.code == full.code, (at, new[max(0, at - 80) : at + 80])
+                assert got.deep_equals(full) and got.code == full.code and got.default_indent == full.default_indent, (
+                    at, new[max(0, at - 80) : at + 80]
+                )
             if full is not None:
                 text, module = new, full
     assert spliced_count >= 40  # the property is not empty: many of the edits are spliced
@@ -177,4 +183,43 @@ def test_a_buffer_checked_after_an_edit_has_the_findings_of_a_fresh_check(tmp_pa
     after_edit = editing.check("router.py", path, edited, settings)
     fresh, settings = workspace()
     assert reparses  # the edited version was parsed from the last one
+    assert after_edit.diagnostics  # and there is something to compare
     assert [d.to_json() for d in after_edit.diagnostics] == [d.to_json() for d in fresh.check("router.py", path, edited, settings).diagnostics]
+
+
+def test_an_unsaved_buffer_writes_nothing_to_the_cache(tmp_path, monkeypatch):
+    """The editor's text, saved or not, is the editor's: neither its facts nor its findings
+    are kept on disk (the command line reads them otherwise)."""
+    from a2alint.cache import Cache
+    from a2alint.config import SettingsResolver
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))  # the cache's signing key lives there
+    (tmp_path / "router.py").write_text(BUFFER)
+    registry = load_rules()
+    written = []
+    monkeypatch.setattr(Cache, "_write", lambda self, key, kind, payload: written.append(kind))
+    resolver = SettingsResolver(registry, cwd=tmp_path)
+    workspace = Workspace(Linter(registry), resolver)
+    path = tmp_path / "router.py"
+    result = workspace.check("router.py", path, _edit(BUFFER, 'meta["url"]', 'meta.get("url")'), resolver.for_path(path))
+    assert result.diagnostics  # it was checked
+    assert written == []
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("x = 1\ny = 2\nz = 3\n", "x = 1\n\ufeffw = 2\nz = 3\n"),  # a byte order mark pasted mid-file: an error
+        ("import os\n\x0c\nx += 1\nx += 1\nx += 1\nprint(x)\n", "import os\n\x0c\nx += 2\nx += 1\nx += 1\nprint(x)\n"),
+        ("a = 'x\u2028y'\npass\npass\npass\nb = 1\n", "a = 'x\u2028y'\nok = 1\npass\npass\nb = 1\n"),  # not line breaks
+        # the file's first indented block taken away: its indentation is the next block's
+        ("x = 1\ndef f():\n    pass\ny = 2\ndef g():\n  pass\nz = 3\n", "x = 1\nf = 1\ny = 2\ndef g():\n  pass\nz = 3\n"),
+    ],
+)
+def test_what_a_full_parse_reads_otherwise_is_never_spliced(old, new):
+    got = _splice(old, new)
+    try:
+        full = cst.parse_module(new)
+    except cst.ParserSyntaxError:
+        full = None
+    assert got is None or (full is not None and got.deep_equals(full) and got.code == full.code and got.default_indent == full.default_indent)

@@ -554,20 +554,21 @@ def test_a_document_is_checked_with_its_project_and_its_dependents_follow_an_edi
         server.close()
 
 
-def test_the_server_collects_garbage_after_each_publication_and_the_whole_heap_now_and_then():
-    """Not inside a lint (its automatic collection is off): once the diagnostics are
-    written, the young generations; every ``full_every`` lints, everything."""
+def test_the_server_collects_garbage_after_each_lint_and_the_whole_heap_now_and_then(monkeypatch):
+    """Not inside a lint (its automatic collection is off): once a lint is done, the young
+    generations unless another lint still runs; every ``full_every`` lints, everything."""
+    import gc
+
     from a2alint.server import Collector
 
-    scheduled = []
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation))
 
     class Loop:
         def call_soon(self, callback, *args):
-            scheduled.append((callback, args))
+            callback(*args)
 
     collector = Collector(full_every=3)
-    for _ in range(6):
-        collector.linted(Loop())
-    import gc
-
-    assert scheduled == [(gc.collect, (1,)), (gc.collect, (1,)), (gc.collect, (2,))] * 2
+    for busy in (False, True, False, False, True, True):
+        collector.linted(Loop(), lambda busy=busy: busy)
+    assert collected == [1, 2, 1, 2]  # the 2nd and 5th ran beside another lint: no young collection
