@@ -675,7 +675,7 @@ class ProjectRun:
             #: parsed for a summary.
             self.component = self.graph.around(seeds, READ_HOPS)
         digest = hashlib.sha256()
-        for path in sorted(self.component):
+        for path in sorted(self.component, key=str):
             data = self.data[path] or b""
             digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + scans.of("digest", path, data, lambda d: hashlib.sha256(d).digest()))
         self.depends = digest.hexdigest()
@@ -831,9 +831,14 @@ def _project_root(entries: dict[Path, tuple[str, Path, Settings]]) -> Path:
     config file's folder, else the folder the check runs in) when they are inside it,
     else the folders the files are in; the nearest folder that holds them all."""
     folders = set()
+    roots: dict[int, tuple[str, str]] = {}  # id(settings) -> its root, and that as a prefix of what is below it
     for path, (_, _, settings) in entries.items():
-        root = resolved(settings.root)
-        folders.add(str(root) if root in path.parents else str(path.parent))
+        found = roots.get(id(settings))
+        if found is None:
+            root = str(resolved(settings.root))
+            found = roots[id(settings)] = (root, os.path.normcase(root if root.endswith(os.sep) else root + os.sep))
+        text = str(path)  # resolved, as the root is: below it when its text starts so
+        folders.add(found[0] if os.path.normcase(text).startswith(found[1]) else os.path.dirname(text))
     return Path(os.path.commonpath(sorted(folders)))
 
 
