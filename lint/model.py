@@ -499,6 +499,19 @@ class ModuleModel:
         state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None)
         return state
 
+    def release(self) -> None:
+        """Break the model's cycles (a fact and its scope, the model and its flow and
+        positions) for a model nobody asks again, so that it is freed without the cyclic
+        collector."""
+        for scope in self.scopes:
+            for frame in scope.frames:
+                frame.test = None  # an ``if``'s test sits inside its frame
+            for name in ("params", "calls", "binds", "tests", "guards", "exits", "frames", "decorator_calls"):
+                setattr(scope, name, [])
+            scope.parent = None
+        self.scopes, self.classes = [], {}
+        self.flow = self.positions = self.api = None
+
 
 # --- shapes of conditions -------------------------------------------------------------------
 

@@ -292,6 +292,11 @@ class Project:
         project.add(model, path)
         return project
 
+    def release(self) -> None:
+        """Let go of the run that reads modules for it, and of the modules it holds."""
+        self._load = self.locator = self.mentions = None
+        self._models, self._loaded = {}, None
+
     def add(self, model, path: Path) -> None:
         path = resolved(path)
         self._models[path] = model

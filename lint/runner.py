@@ -778,6 +778,19 @@ class ProjectRun:
             found = self._analyses[key] = Analysis(self.project, settings.api)
         return found
 
+    def release(self) -> None:
+        """The run is over: break the cycles of what it alone holds (its analyses, the
+        models it parsed, its project's links back to it), so that a process without the
+        cyclic collector (the language server, once per keystroke) frees them at once. The
+        facts it read from the cache stay as they are, for the next run."""
+        for analysis in self._analyses.values():
+            analysis.release()
+        for model in self._live.values():
+            if model is not None:
+                model.release()
+        self._analyses, self._live, self.prepared = {}, {}, {}
+        self.project.release()
+
     def _mentions(self, path: Path, name: str) -> bool:
         return path in self.data and name.encode() in self._scanned("words", path)
 

@@ -218,14 +218,14 @@ class Snapshot:
 class Collector:
     """The cyclic garbage collector, run once a lint is done rather than inside one.
 
-    Each lint leaves its syntax tree and analysis as garbage held in cycles, and the
-    workspace holds every module's facts: an automatic collection during a lint walks
-    all of that, in the time the editor waits for. The server turns automatic collection
-    off and collects after each lint (once its diagnostics are written): the young
-    generations (what the last lints made, the garbage among it) when no other lint is
-    running (what a running lint holds would be kept past them, for the next full
-    collection to find), and the whole heap every ``full_every`` lints. An editor's
-    debounce hides the collection while the user types."""
+    The workspace holds every module's facts: an automatic collection during a lint walks
+    all of that, in the time the editor waits for. A lint breaks the cycles of what it
+    made when it ends (``ProjectRun.release``), so its garbage is freed at once; what is
+    left (a lint stopped midway, anything else) is for the collector. The server turns
+    automatic collection off and collects after each lint (once its diagnostics are
+    written): the young generations when no other lint is running (what a running lint
+    holds would be kept past them, for the next full collection to find), and the whole
+    heap every ``full_every`` lints."""
 
     def __init__(self, full_every: int = 50) -> None:
         self.full_every = full_every

@@ -489,6 +489,12 @@ class Target:
 class Analysis:
     """The project-wide value analysis: one per run, answers memoised."""
 
+    def release(self) -> None:
+        """Forget every answer: the run is over. Its tables hold cycles through the facts,
+        which a process running without the cyclic collector (the language server) frees
+        at once this way."""
+        self.__dict__.clear()
+
     def __init__(self, project, configured: dict[str, tuple[str, ...]] | None = None) -> None:
         self.project = project
         self.configured = dict(configured or {})

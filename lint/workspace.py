@@ -57,11 +57,14 @@ class Workspace:
                 self.linter, [(display, path, settings)], context, fix, self.cache, read, self._scans, frozenset({real}),
                 self._reparser,
             )
-            result = run.settled(0) or run.check(0)
-            prepared = run.prepared.get(real)
-            if prepared is not None and prepared.model is not None and prepared.text is not None:
-                self._reparser.keep(real, prepared.text, prepared.model)
-            self._reparser.retain({*self.buffers, real})  # a document closed meanwhile is let go
+            try:
+                result = run.settled(0) or run.check(0)
+                prepared = run.prepared.get(real)
+                if prepared is not None and prepared.model is not None and prepared.text is not None:
+                    self._reparser.keep(real, prepared.text, prepared.model)
+                self._reparser.retain({*self.buffers, real})  # a document closed meanwhile is let go
+            finally:
+                run.release()  # freed now: the server runs without the cyclic collector
             now = run.graph.around([real], READ_HOPS) - {real}
             self._dependents[real] = (self._dependents.get(real, (set(), set()))[1], now)
         return result

@@ -223,3 +223,26 @@ def test_what_a_full_parse_reads_otherwise_is_never_spliced(old, new):
     except cst.ParserSyntaxError:
         full = None
     assert got is None or (full is not None and got.deep_equals(full) and got.code == full.code and got.default_indent == full.default_indent)
+
+
+def test_a_check_in_the_workspace_leaves_no_cycles_behind(tmp_path):
+    """The server runs without the cyclic collector: what a keystroke's check made (its
+    model, its analysis) is freed when the check ends, not at the next collection."""
+    import gc
+
+    from a2alint.config import SettingsResolver
+
+    (tmp_path / "router.py").write_text(BUFFER)
+    registry = load_rules()
+    resolver = SettingsResolver(registry, cwd=tmp_path)
+    workspace = Workspace(Linter(registry), resolver)
+    path, settings = tmp_path / "router.py", resolver.for_path(tmp_path / "router.py")
+    workspace.check("router.py", path, BUFFER, settings)
+    gc.collect()
+    gc.disable()
+    try:
+        result = workspace.check("router.py", path, _edit(BUFFER, 'meta["url"]', 'meta.get("url")'), settings)
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert result.diagnostics and left == 0
