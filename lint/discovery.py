@@ -10,7 +10,6 @@ they are excluded (pre-commit passes every changed file by name).
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator

@@ -367,7 +367,6 @@ class Linter:
     def _diagnostics(self, model: ModuleModel, text: str, display: str, reports: list) -> list[Diagnostic]:
         """Diagnostics for the rules' reports: every place they name (a node of this
         module, or a fact of another one) located, notes sorted by place."""
-        module = model.module
         flow = model.flow
         local: list[cst.CSTNode] = []
         foreign: dict[int, Related] = {}

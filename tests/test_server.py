@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import subprocess
 import sys
 import tempfile
