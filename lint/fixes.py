@@ -38,7 +38,7 @@ def split_lines(source: str) -> list[str]:
     return _LINE.findall(source)
 
 
-def _offsets(source: str | bytes) -> list[int]:
+def line_offsets(source: str | bytes) -> list[int]:
     """Offset of the start of each line (1-based line n starts at offsets[n - 1]), and the
     length of ``source`` last; of text, or of bytes in an encoding that keeps ASCII."""
     starts = [0]
@@ -70,7 +70,7 @@ class EditedText:
 
     def edited(self, edits: Iterable[Edit]) -> "EditedText":
         """This text with non-overlapping ``edits`` (1-based positions, end-exclusive) made."""
-        starts = _offsets(self.text)
+        starts = line_offsets(self.text)
         spans = sorted((_offset(starts, e.start), _offset(starts, e.end), e.content) for e in edits)
         pieces: list[tuple[int, int] | str] = []
         kept_from = 0
@@ -128,7 +128,7 @@ def splice_bytes(data: bytes, original: str, changes: Iterable[Change], encoding
     bom = codecs.BOM_UTF8 if encoding == "utf-8-sig" else b""
     codec = "utf-8" if bom else encoding  # a change after the BOM takes none of its own
     body = data[len(bom) :]
-    byte_starts, char_starts = _offsets(body), _offsets(original)
+    byte_starts, char_starts = line_offsets(body), line_offsets(original)
     unwritable = UnwritableEditError(f"cannot write it in {encoding} and keep the other bytes as they are")
     if len(byte_starts) != len(char_starts):
         raise unwritable

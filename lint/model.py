@@ -274,8 +274,14 @@ class Expr:
         return f"Expr({sorted(self.reads)}, {[c.callee for c in self.top]})"
 
 
+def _empty_expression() -> dict:
+    empty = Expr()
+    empty.compact()
+    return dict(empty.__dict__)
+
+
 #: What an unpickled expression's fields are before its state is put back: empty.
-_EMPTY_EXPR: dict = {}
+_EMPTY_EXPR = _empty_expression()
 
 
 @dataclass(eq=False, repr=False)
@@ -1396,12 +1402,6 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
             builder.on_visit_attribute(node, detail)
         else:
             builder.on_leave_attribute(node, detail)
-
-
-_empty = Expr()
-_empty.compact()
-_EMPTY_EXPR.update(_empty.__dict__)
-del _empty
 
 
 def build_model(module: cst.Module, path: str) -> ModuleModel:

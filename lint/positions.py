@@ -80,7 +80,7 @@ class Positions:
     @classmethod
     def statement_starts(cls, module: cst.Module, text: str) -> dict[int, tuple[int, list[str]]] | None:
         """:attr:`starts` for the statements of ``module`` (parsed from ``text``), without a model."""
-        return cls(_Parsed(module), text).starts
+        return cls(_TreeOnly(module), text).starts
 
     # -- CPython's columns are UTF-8 byte offsets; libcst's count characters --
     def _column(self, line: int, offset: int) -> int:
@@ -271,7 +271,7 @@ def _is_if_elif(statement: cst.CSTNode) -> bool:
     return isinstance(statement, cst.If) and isinstance(statement.orelse, cst.If)
 
 
-class _Parsed:
+class _TreeOnly:
     """A syntax tree as the pairing of statements reads a model: its module alone."""
 
     def __init__(self, module: cst.Module) -> None:

@@ -13,11 +13,11 @@ parser could not pair with libcst's) is a full parse, as before.
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
 
 import libcst as cst
 
+from a2alint.fixes import line_offsets
 from a2alint.model import ModuleModel
 from a2alint.positions import Positions
 
@@ -75,7 +75,7 @@ def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: st
     only the top-level statement the edit is in; None when the edit does not allow it."""
     if starts is None or len(module.body) < 3 or old_text == new_text:
         return None
-    lines = _line_offsets(old_text)
+    lines = line_offsets(old_text)  # as Python counts lines: not at form feeds
     spans = []
     for statement in module.body:
         start = starts.get(id(statement))
@@ -124,15 +124,6 @@ def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: st
     first = piece.body[0].with_changes(leading_lines=piece.header)
     body = (*module.body[:index], first, *piece.body[1:], *module.body[index + 1 :])
     return module.with_changes(body=body)
-
-
-def _line_offsets(text: str) -> list[int]:
-    """Where each line of ``text`` starts, counting lines as Python does (``\n``, ``\r\n``,
-    ``\r``; not the form feeds and Unicode separators ``splitlines`` also breaks at)."""
-    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _changed(old: str, new: str) -> tuple[int, int, int]:

@@ -489,12 +489,6 @@ class Target:
 class Analysis:
     """The project-wide value analysis: one per run, answers memoised."""
 
-    def release(self) -> None:
-        """Forget every answer: the run is over. Its tables hold cycles through the facts,
-        which a process running without the cyclic collector (the language server) frees
-        at once this way."""
-        self.__dict__.clear()
-
     def __init__(self, project, configured: dict[str, tuple[str, ...]] | None = None) -> None:
         self.project = project
         self.configured = dict(configured or {})
@@ -529,6 +523,12 @@ class Analysis:
         self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
+
+    def release(self) -> None:
+        """Forget every answer: the run is over. Its tables hold cycles through the facts,
+        which a process running without the cyclic collector (the language server) frees
+        at once this way."""
+        self.__dict__.clear()
 
     # -- what the loaded modules hold, by name (rebuilt when more modules are loaded) --
     def _index(self) -> "_Index":
