@@ -111,9 +111,10 @@ def _divergence(a: Fact, b: Fact) -> int:
     return low
 
 
-def exclusive(a: Fact, b: Fact) -> bool:
-    """``a`` and ``b`` sit in different branches of one ``if``: never both run."""
-    depth = _divergence(a, b)
+def exclusive(a: Fact, b: Fact, depth: int | None = None) -> bool:
+    """``a`` and ``b`` sit in different branches of one ``if``: never both run. ``depth``:
+    where their paths part, when the caller knows it."""
+    depth = _divergence(a, b) if depth is None else depth
     if depth >= len(a.path) or depth >= len(b.path):
         return False
     (frame_a, branch_a), (frame_b, branch_b) = a.path[depth], b.path[depth]
@@ -122,9 +123,9 @@ def exclusive(a: Fact, b: Fact) -> bool:
     return frame_a.kind == "if" and {branch_a, branch_b} == {"body", "orelse"}
 
 
-def leaves_before(first: Fact, second: Fact) -> bool:
+def leaves_before(first: Fact, second: Fact, depth: int | None = None) -> bool:
     """``first`` sits in a branch that always returns or raises before ``second`` is reached."""
-    for frame, branch in first.path[_divergence(first, second):]:
+    for frame, branch in first.path[_divergence(first, second) if depth is None else depth :]:
         if frame.exits.get(branch) in ("return", "raise"):
             return True
     return False
@@ -134,7 +135,8 @@ def runs_before(first: Fact, second: Fact) -> bool:
     """In one scope, can ``second`` run after ``first`` has run (same pass, or a later
     iteration of a loop around both)?"""
     spend(first.scope)
-    if exclusive(first, second) or leaves_before(first, second):
+    depth = _divergence(first, second)
+    if exclusive(first, second, depth) or leaves_before(first, second, depth):
         return False
     if first.order < second.order:
         return True

@@ -20,7 +20,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from types import MappingProxyType
+from typing import AbstractSet, Any, Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -194,94 +195,102 @@ class Frame:
 Path = tuple[tuple[Frame, str], ...]
 
 
-class _ReadOnlyDict(dict):
-    """The empty dict every built expression shares: writing to it is a bug."""
+#: The container each collection field of an expression grows into (see :meth:`Expr.grown`).
+_CONTAINERS: dict[str, type] = {
+    "keys": set, "reads": set, "calls": list, "top": list, "derived": set, "derived_top": list, "strings": list,
+    "rpc_methods": set, "names": set, "texts": list, "methods": set, "method_keys": set, "slots": dict, "fields": dict,
+}
+#: The fields an enclosing expression takes from one inside it, and those it takes only
+#: when the inner one is part of its value (not a called expression, a subscript's index...).
+_SHARED_FIELDS = ("keys", "strings", "rpc_methods", "names", "calls", "fields")
+_VALUE_FIELDS = ("reads", "top", "derived", "derived_top", "texts", "methods", "method_keys", "slots")
+#: What the value of ``x.update(y)`` takes from each argument: what it is made of, while
+#: the slots (``{"params": params}``) stay with the dict literal that spells them.
+_ARGUMENT_FIELDS = _VALUE_FIELDS[:-1]
 
-    __slots__ = ()
 
-    def _refuse(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("a built expression's fields are read-only")
-
-    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse  # type: ignore[assignment]
-
-
-_SHARED_EMPTY: dict[type, object] = {set: frozenset(), list: (), dict: _ReadOnlyDict()}
-
-
-@dataclass(eq=False, repr=False)
 class Expr:
-    """What an expression reads: dotted keys, calls inside it, strings, literal fields."""
+    """What an expression reads: dotted keys, calls inside it, strings, literal fields.
+
+    Every field starts as the class's shared empty value, immutable, and a field gets a
+    container of its own only when the model builder puts something in it
+    (:meth:`grown`): most fields of most expressions stay empty, a large project holds
+    millions of expressions, and building one costs no more than the fields it fills."""
 
     node: cst.CSTNode | None = None
     #: Every dotted key read, with its prefixes (``card.skills`` gives ``card`` too).
-    keys: set[str] = field(default_factory=set)
+    keys: AbstractSet[str] = frozenset()
     #: The keys the value is made of: read outside any call in it, longest form only.
-    reads: set[str] = field(default_factory=set)
-    calls: list["Call"] = field(default_factory=list)
+    reads: AbstractSet[str] = frozenset()
+    calls: Sequence["Call"] = ()
     #: The calls the value is made of: not inside another call of it.
-    top: list["Call"] = field(default_factory=list)
+    top: Sequence["Call"] = ()
     #: Keys and calls the value is computed from by an operator (``a == b``, ``x + "/y"``,
     #: ``not x``, an f-string): it derives from them without being them.
-    derived: set[str] = field(default_factory=set)
-    derived_top: list["Call"] = field(default_factory=list)
-    strings: list[str] = field(default_factory=list)
-    rpc_methods: set[str] = field(default_factory=set)
-    names: set[str] = field(default_factory=set)
+    derived: AbstractSet[str] = frozenset()
+    derived_top: Sequence["Call"] = ()
+    strings: Sequence[str] = ()
+    rpc_methods: AbstractSet[str] = frozenset()
+    names: AbstractSet[str] = frozenset()
     #: The string literals the value is made of (outside any call in it).
-    texts: list[str] = field(default_factory=list)
+    texts: Sequence[str] = ()
     #: What a ``"method"`` key of a dict the value is made of holds: literal method names,
     #: and the keys read there (``{"method": method}``).
-    methods: set[str] = field(default_factory=set)
-    method_keys: set[str] = field(default_factory=set)
+    methods: AbstractSet[str] = frozenset()
+    method_keys: AbstractSet[str] = frozenset()
     #: Keys of dicts it is made of whose value is a plain name: ``{"params": params}`` ->
     #: ``{"params": "params"}`` (a body that passes on what it is given).
-    slots: dict[str, str] = field(default_factory=dict)
+    slots: Mapping[str, str] = MappingProxyType({})
     #: Literal fields in it: dict keys and call keywords (snake case) -> whether the value
     #: given is something other than ``None`` (``Message(task_id=tid)`` -> ``{"task_id": True}``).
-    fields: dict[str, bool] = field(default_factory=dict)
+    fields: Mapping[str, bool] = MappingProxyType({})
     #: The value is ``None``, an empty literal or an empty constructor.
     placeholder: bool = False
     #: The value is a ``TaskState`` member, a task-state string or name.
     literal_state: str | None = None
-
     #: For a tuple literal (``return doc, digest``): what each element is made of.
     elements: list["Expr"] | None = None
+
+    def __init__(self, node: cst.CSTNode | None = None, **fields: object) -> None:
+        self.node = node
+        if fields:
+            self.__dict__.update(fields)
 
     def reads_any(self, keys: set[str] | frozenset[str]) -> bool:
         return not self.keys.isdisjoint(keys)
 
-    def compact(self) -> None:
-        """Give every empty field one shared, read-only empty container: most of an
-        expression's fields stay empty, and a large project holds millions of them."""
+    def grown(self, name: str):
+        """The collection field ``name`` as a container of this expression's own, to add to."""
         state = self.__dict__
-        for name, value in state.items():
-            if not value and type(value) in _SHARED_EMPTY:
-                state[name] = _SHARED_EMPTY[type(value)]
+        value = state.get(name)
+        if value is None:
+            value = state[name] = _CONTAINERS[name]()
+        return value
+
+    def absorb(self, inner: "Expr", names: tuple[str, ...]) -> None:
+        """Add what ``inner`` (an expression inside this one) holds in fields ``names``."""
+        theirs, mine = inner.__dict__, self.__dict__
+        for name in names:
+            value = theirs.get(name)
+            if value:
+                held = mine.get(name)
+                if held is None:
+                    mine[name] = type(value)(value)
+                elif type(held) is list:
+                    held.extend(value)
+                else:
+                    held.update(value)
 
     def __getstate__(self) -> dict:
-        """The fields that differ from an empty expression's (an expression's facts are
-        pickled for the cache and the pool, and most of its fields are empty)."""
-        return {
-            name: value for name, value in self.__dict__.items()
-            if name != "node" and not (type(value) is type(_EMPTY_EXPR[name]) and value == _EMPTY_EXPR[name])
-        }
+        """The fields it filled (an expression's facts are pickled for the cache and the
+        pool, and most of its fields are empty); its node stays with the tree."""
+        return {name: value for name, value in self.__dict__.items() if name != "node" and value}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(_EMPTY_EXPR)
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
         return f"Expr({sorted(self.reads)}, {[c.callee for c in self.top]})"
-
-
-def _empty_expression() -> dict:
-    empty = Expr()
-    empty.compact()
-    return dict(empty.__dict__)
-
-
-#: What an unpickled expression's fields are before its state is put back: empty.
-_EMPTY_EXPR = _empty_expression()
 
 
 @dataclass(eq=False, repr=False)
@@ -829,7 +838,7 @@ class ModelBuilder:
             if kind is cst.Call:
                 for arg in node.args:
                     if arg.keyword is not None:
-                        expr.fields[snake(arg.keyword.value)] = not is_none(arg.value)
+                        expr.grown("fields")[snake(arg.keyword.value)] = not is_none(arg.value)
             elif attribute == "test":
                 self._test(node, expr)
             elif attribute == "iter":
@@ -849,21 +858,9 @@ class ModelBuilder:
                 test.shape = shape_of(original_node.test, self._call_index())
             if self.collectors:  # an inner expression is part of the outer one too
                 outer = self.collectors[-1]
-                outer.keys |= expr.keys
-                outer.strings += expr.strings
-                outer.rpc_methods |= expr.rpc_methods
-                outer.names |= expr.names
-                outer.calls += expr.calls
-                outer.fields.update(expr.fields)
+                outer.absorb(expr, _SHARED_FIELDS)
                 if (kind, attribute) in _PART_OF_VALUE:
-                    outer.reads |= expr.reads
-                    outer.top += expr.top
-                    outer.derived |= expr.derived
-                    outer.derived_top += expr.derived_top
-                    outer.texts += expr.texts
-                    outer.methods |= expr.methods
-                    outer.method_keys |= expr.method_keys
-                    outer.slots.update(expr.slots)
+                    outer.absorb(expr, _VALUE_FIELDS)
 
     def _call_index(self) -> dict[int, int]:
         """id(call node) -> its index in its scope's calls (for shapes)."""
@@ -929,11 +926,11 @@ class ModelBuilder:
                 self.inner.discard(id(node.value))  # `f()[0]`, `(a or b).c`: the inner part is read itself
             return
         expr = self.collectors[-1]
-        expr.keys.update(prefixes(key))
+        expr.grown("keys").update(prefixes(key))
         if type(node) is cst.Name:
-            expr.names.add(key)
+            expr.grown("names").add(key)
         if not inner:
-            (expr.derived if self.deriving.get(id(expr)) else expr.reads).add(key)
+            expr.grown("derived" if self.deriving.get(id(expr)) else "reads").add(key)
 
     def _enter_operator(self, node: cst.CSTNode) -> None:
         if self.collectors:
@@ -954,9 +951,9 @@ class ModelBuilder:
         self.model.strings.add(value)
         if self.collectors:
             expr = self.collectors[-1]
-            expr.strings.append(value)
+            expr.grown("strings").append(value)
             if not (self.call_stack and self.call_stack[-1][1] is expr):  # not in a called expression
-                expr.texts.append(value)
+                expr.grown("texts").append(value)
 
     def _dict(self, node: cst.Dict) -> None:
         """A JSON-RPC envelope that spells out its params without a message
@@ -984,10 +981,10 @@ class ModelBuilder:
                     self.model.rpc_methods.add(method)
             return
         expr = self.collectors[-1]
-        expr.fields[snake(key)] = not is_none(node.value)
+        expr.grown("fields")[snake(key)] = not is_none(node.value)
         held = _slot_key(node.value)
         if held:
-            expr.slots[key] = held
+            expr.grown("slots")[key] = held
         if key == "method":
             self._method(expr, node.value)
 
@@ -997,12 +994,12 @@ class ModelBuilder:
         method = string_value(value)
         if method is not None:
             self.model.rpc_methods.add(method)
-            expr.rpc_methods.add(method)
-            expr.methods.add(method)
+            expr.grown("rpc_methods").add(method)
+            expr.grown("methods").add(method)
         else:
             held = dotted(value)
             if held:
-                expr.method_keys.add(held)
+                expr.grown("method_keys").add(held)
 
     def _enter_call(self, node: cst.Call) -> None:
         func = node.func
@@ -1031,15 +1028,15 @@ class ModelBuilder:
         nested = bool(self.call_stack) and self.call_stack[-1][1] is collector  # in the called expression
         self.call_stack.append((call, collector))
         if collector is not None:
-            collector.calls.append(call)
+            collector.grown("calls").append(call)
             key = dotted(node)  # card.get("skills"), getattr(card, "x"), card.model_dump()
             deriving = bool(self.deriving.get(id(collector)))
             if key:
-                collector.keys.update(prefixes(key))
+                collector.grown("keys").update(prefixes(key))
                 if not nested and id(node) not in self.inner:
-                    (collector.derived if deriving else collector.reads).add(key)
+                    collector.grown("derived" if deriving else "reads").add(key)
             elif not nested and id(node) not in self.inner:
-                (collector.derived_top if deriving else collector.top).append(call)
+                collector.grown("derived_top" if deriving else "top").append(call)
 
     def _leave_call(self, node: cst.Call) -> None:
         _, collector = self.call_stack.pop()
@@ -1055,23 +1052,10 @@ class ModelBuilder:
             if keyword == "method" and collector is not None and (call.method or "")[:1].isupper():
                 self._method(collector, arg.value)  # `JSONRPC20Request(method=method, params=params)`
         if call.method in MUTATORS and call.receiver and call.arguments:
-            arguments = [a.value for a in call.arguments]
-            value = Expr(
-                node,
-                keys=set(call.args.keys),
-                reads={r for a in arguments for r in a.reads},
-                calls=list(call.args.calls),
-                top=[c for a in arguments for c in a.top],
-                derived={r for a in arguments for r in a.derived},
-                derived_top=[c for a in arguments for c in a.derived_top],
-                strings=list(call.args.strings),
-                rpc_methods=set(call.args.rpc_methods),
-                names=set(call.args.names),
-                texts=[t for a in arguments for t in a.texts],
-                methods={m for a in arguments for m in a.methods},
-                method_keys={k for a in arguments for k in a.method_keys},
-                fields=dict(call.args.fields),
-            )
+            value = Expr(node)  # what the call's arguments hold, as one value
+            value.absorb(call.args, _SHARED_FIELDS)
+            for argument in call.arguments:
+                value.absorb(argument.value, _ARGUMENT_FIELDS)
             self.scope.binds.append(
                 Bind(node, self.scope, self.order, call.path, [call.receiver], value, "mutate", weak=True)
             )
@@ -1407,22 +1391,4 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
 def build_model(module: cst.Module, path: str) -> ModuleModel:
     model = ModuleModel(module, path)
     walk(module, ModelBuilder(model))
-    for expr in _expressions(model):
-        expr.compact()
     return model
-
-
-def _expressions(model: ModuleModel) -> Iterator[Expr]:
-    """Every expression the model's facts hold."""
-    for scope in model.scopes:
-        for call in scope.calls:
-            yield call.args
-            for argument in call.arguments:
-                yield argument.value
-        for bind in scope.binds:
-            yield bind.value
-            yield from bind.value.elements or ()
-        for test in scope.tests:
-            yield test.expr
-        for exit in scope.exits:
-            yield exit.value
