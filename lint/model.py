@@ -738,6 +738,7 @@ class ModelBuilder:
         self.model = model
         self.order = 0
         self.frames: list[Frame] = []
+        self._path: Path | None = None  # of the frames as they are; None once they change
         self.scopes: list[Scope] = []
         self.classes: list[ClassFacts] = []
         self.collectors: list[Expr] = []
@@ -767,7 +768,10 @@ class ModelBuilder:
         return self.scopes[-1]
 
     def path(self) -> Path:
-        return tuple((frame, frame.branch) for frame in self.frames)
+        """The control path to here, one tuple shared by the facts it leads to."""
+        if self._path is None:
+            self._path = tuple((frame, frame.branch) for frame in self.frames)
+        return self._path
 
     def _enter_control(self, node: cst.CSTNode) -> None:
         kind = type(node)
@@ -800,10 +804,12 @@ class ModelBuilder:
                 for item in node.items
             )
         self.frames.append(frame)
+        self._path = None
         self.scope.frames.append(frame)
 
     def _leave_control(self, node: cst.CSTNode) -> None:
         frame = self.frames.pop()
+        self._path = None
         frame.end = self.order
         kind = type(node)
         if kind is cst.ClassDef:
@@ -830,6 +836,7 @@ class ModelBuilder:
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         if self.frames and self.frames[-1].node is node:
             self.frames[-1].branch = attribute
+            self._path = None
         kind = type(node)
         if (kind, attribute) in _COLLECTED:
             expr = Expr()
@@ -895,6 +902,7 @@ class ModelBuilder:
         self.model.scopes.append(scope)
         self.scopes.append(scope)
         self.frames.append(Frame("function", node, self.order))
+        self._path = None
         self.saved_collectors.append(self.collectors)
         self.collectors = []
 
@@ -903,6 +911,7 @@ class ModelBuilder:
         decorators = {id(d.decorator) for d in node.decorators}
         scope.decorator_calls = [c for c in scope.calls if id(c.node) in decorators]
         frame = self.frames.pop()
+        self._path = None
         frame.end = self.order
         self.collectors = self.saved_collectors.pop()
 
