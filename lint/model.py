@@ -500,6 +500,9 @@ class ModuleModel:
     name: str = ""
     #: Where its nodes are, created on first use (see ``a2alint.positions.Positions.of``).
     positions: Any = None
+    #: id(top-level function) -> what it adds to the model, when built to be built again
+    #: from (an editor's buffer: see :func:`build_model`).
+    fragments: "dict[int, Fragment] | None" = None
 
     @property
     def calls(self) -> Iterator[Call]:
@@ -511,21 +514,83 @@ class ModuleModel:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None)
+        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None, fragments=None)
         return state
 
     def release(self) -> None:
         """Break the model's cycles (a fact and its scope, the model and its flow and
         positions) for a model nobody asks again, so that it is freed without the cyclic
-        collector."""
+        collector. Its fragments are left whole: the next version of the buffer is built
+        from them (:meth:`Fragment.release` lets one go)."""
+        kept = {id(scope) for fragment in (self.fragments or {}).values() for scope in fragment.scopes}
         for scope in self.scopes:
-            for frame in scope.frames:
-                frame.test = None  # an ``if``'s test sits inside its frame
-            for name in ("params", "calls", "binds", "tests", "guards", "exits", "frames", "decorator_calls"):
-                setattr(scope, name, [])
-            scope.parent = None
+            if id(scope) not in kept:
+                _release_scope(scope)
         self.scopes, self.classes = [], {}
         self.flow = self.positions = self.api = None
+
+
+def _release_scope(scope: Scope) -> None:
+    for frame in scope.frames:
+        frame.test = None  # an ``if``'s test sits inside its frame
+    for name in ("params", "calls", "binds", "tests", "guards", "exits", "frames", "decorator_calls"):
+        setattr(scope, name, [])
+    scope.parent = None
+
+
+@dataclass(eq=False, repr=False)
+class Fragment:
+    """What one top-level function adds to its module's model: its scopes with their
+    facts, the frames they sit in, its strings and where its nodes are. An editor's
+    buffer keeps these, so that the next version's model reuses the functions the edit
+    left alone instead of walking them again (the reparser keeps their nodes too)."""
+
+    node: cst.FunctionDef
+    #: The model builder's count of nodes before the function and after it.
+    start: int
+    end: int
+    scopes: list[Scope]
+    frames: list[Frame]
+    strings: set[str]
+    rpc_methods: set[str]
+    statement_of: dict[int, cst.CSTNode | None]
+    parent_statement: dict[int, cst.CSTNode | None]
+
+    def install(self, builder: "ModelBuilder") -> None:
+        """Put this function's facts into the model ``builder`` is building, where a walk
+        of it would have put them: its node count moved to where the builder is, its
+        scopes after the builder's, the answers of the last run's analysis forgotten."""
+        model = builder.model
+        delta = builder.order - self.start
+        self.scopes[0].parent = model.scopes[0]
+        for scope in self.scopes:
+            scope.index = len(model.scopes)
+            model.scopes.append(scope)
+            for call in scope.calls:
+                call.roles, call.qualified = set(), None
+                if delta:
+                    call.order += delta
+                    call.end += delta
+            if delta:
+                for facts in (scope.binds, scope.tests, scope.guards, scope.exits):
+                    for fact in facts:
+                        fact.order += delta
+        if delta:
+            for frame in self.frames:
+                frame.start += delta
+                frame.end += delta
+            self.start, self.end = self.start + delta, self.end + delta
+        builder.order = self.end
+        model.strings |= self.strings
+        model.rpc_methods |= self.rpc_methods
+        model.statement_of.update(self.statement_of)
+        model.parent_statement.update(self.parent_statement)
+
+    def release(self) -> None:
+        """Break its cycles: it is no longer built from."""
+        for scope in self.scopes:
+            _release_scope(scope)
+        self.scopes, self.frames = [], []
 
 
 # --- shapes of conditions -------------------------------------------------------------------
@@ -739,6 +804,10 @@ class ModelBuilder:
         self.order = 0
         self.frames: list[Frame] = []
         self._path: Path | None = None  # of the frames as they are; None once they change
+        #: While a fragment is recorded: the frames made, and whether anything was put where
+        #: a fragment cannot say (an import, a class: the module's own tables).
+        self.made_frames: list[Frame] | None = None
+        self.module_tables_changed = False
         self.scopes: list[Scope] = []
         self.classes: list[ClassFacts] = []
         self.collectors: list[Expr] = []
@@ -776,7 +845,10 @@ class ModelBuilder:
     def _enter_control(self, node: cst.CSTNode) -> None:
         kind = type(node)
         frame = Frame(_CONTROL[kind], node, self.order, self.path())
+        if self.made_frames is not None:
+            self.made_frames.append(frame)
         if kind is cst.ClassDef:
+            self.module_tables_changed = True
             qualname = ".".join([*(c.qualname for c in self.classes[-1:]), node.name.value])
             facts = ClassFacts(
                 node.name.value,
@@ -901,7 +973,10 @@ class ModelBuilder:
         scope.index = len(self.model.scopes)
         self.model.scopes.append(scope)
         self.scopes.append(scope)
-        self.frames.append(Frame("function", node, self.order))
+        frame = Frame("function", node, self.order)
+        if self.made_frames is not None:
+            self.made_frames.append(frame)
+        self.frames.append(frame)
         self._path = None
         self.saved_collectors.append(self.collectors)
         self.collectors = []
@@ -1168,6 +1243,7 @@ class ModelBuilder:
 
     # -- imports --
     def _import(self, node: cst.Import | cst.ImportFrom) -> None:
+        self.module_tables_changed = True
         if type(node) is cst.Import:
             for alias in node.names:
                 full = dotted(alias.name) or ""
@@ -1397,7 +1473,58 @@ def walk(root: cst.CSTNode, builder: ModelBuilder) -> None:
             builder.on_leave_attribute(node, detail)
 
 
-def build_model(module: cst.Module, path: str) -> ModuleModel:
+def build_model(module: cst.Module, path: str, fragments: dict[int, Fragment] | None = None) -> ModuleModel:
+    """The model of ``module``. With ``fragments`` (those of an earlier version of the
+    same buffer, whose tree shares its unchanged statements), it is built statement by
+    statement: a top-level function whose node is unchanged is installed from its
+    fragment, not walked, and the model keeps the fragments of this version. Either way
+    the facts are the ones one walk of the whole module makes."""
     model = ModuleModel(module, path)
-    walk(module, ModelBuilder(model))
+    builder = ModelBuilder(model)
+    if fragments is None:
+        walk(module, builder)
+        return model
+    model.fragments = {}
+    builder.order += 1  # the module itself, as the walk counts it
+    model.statement_of[id(module)] = None
+    for name, _ in reversed(_fields(type(module))):
+        value = getattr(module, name)
+        for child in value if type(value) in (tuple, list) else ():  # its statements, header and footer
+            if name != "body":
+                walk(child, builder)
+                continue
+            fragment = fragments.get(id(child))
+            if fragment is not None and fragment.node is child:
+                fragment.install(builder)
+            elif type(child) is cst.FunctionDef:
+                fragment = _recorded(child, builder)
+            else:
+                walk(child, builder)
+            if fragment is not None:
+                model.fragments[id(child)] = fragment
     return model
+
+
+def _recorded(node: cst.FunctionDef, builder: ModelBuilder) -> Fragment | None:
+    """Walk the top-level function ``node``, keeping what it adds as a fragment (None when
+    it also changes the module's own tables: an import, a class inside it)."""
+    model = builder.model
+    statement_of, parent_statement, strings, rpc_methods = model.statement_of, model.parent_statement, model.strings, model.rpc_methods
+    first, start = len(model.scopes), builder.order
+    builder.made_frames, builder.module_tables_changed = [], False
+    fragment = Fragment(node, start, start, [], builder.made_frames, set(), set(), {}, {})
+    model.statement_of, model.parent_statement = fragment.statement_of, fragment.parent_statement
+    model.strings, model.rpc_methods = fragment.strings, fragment.rpc_methods
+    try:
+        walk(node, builder)
+    finally:
+        model.statement_of, model.parent_statement, model.strings, model.rpc_methods = statement_of, parent_statement, strings, rpc_methods
+        builder.made_frames = None
+    statement_of.update(fragment.statement_of)
+    parent_statement.update(fragment.parent_statement)
+    strings |= fragment.strings
+    rpc_methods |= fragment.rpc_methods
+    if builder.module_tables_changed:
+        return None
+    fragment.end, fragment.scopes = builder.order, model.scopes[first:]
+    return fragment

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from a2alint.fixes import line_offsets
-from a2alint.model import ModuleModel
+from a2alint.model import Fragment, ModuleModel, build_model
 from a2alint.positions import Positions
 
 
@@ -29,6 +29,8 @@ class _Parsed:
     #: Where its statements start (:attr:`Positions.starts`), once known.
     starts: dict | None
     known: bool
+    #: What its top-level functions added to its model, to build the next version's from.
+    fragments: dict[int, Fragment] | None = None
 
 
 class Reparser:
@@ -48,16 +50,30 @@ class Reparser:
             module = spliced(last.text, last.module, last.starts, text)
         return module if module is not None else cst.parse_module(text)
 
+    def build(self, key: object, module: cst.Module, path: str) -> ModuleModel:
+        """The model of ``module``, the new version of buffer ``key``: the top-level
+        functions its parse kept from the last version are taken from that version's
+        model (see :func:`build_model`), the others walked."""
+        last = self._last.get(key)
+        previous = (last.fragments if last is not None else None) or {}
+        if last is not None:
+            last.fragments = None  # this version's model holds the ones it reuses from now on
+        model = build_model(module, path, previous)
+        for fragment in previous.values():
+            if model.fragments.get(id(fragment.node)) is not fragment:
+                fragment.release()  # its function was edited: nothing builds from it again
+        return model
+
     def keep(self, key: object, text: str, model: ModuleModel) -> None:
         """``model``, parsed from ``text``, is buffer ``key``'s latest. Its tree is kept,
-        and where its statements start when its findings placed them: nothing that holds
-        the run that checked it."""
+        where its statements start when its findings placed them, and its fragments:
+        nothing that holds the run that checked it."""
         if model.module is None:
             self.forget(key)
             return
         positions = model.positions
         starts = positions.starts if positions is not None else None
-        self._last[key] = _Parsed(text, model.module, starts, positions is not None)
+        self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments)
 
     def forget(self, key: object) -> None:
         self._last.pop(key, None)
@@ -171,3 +187,16 @@ def _ends_in_block(text: str) -> bool:
     last = text.rstrip("\r\n").rsplit("\n", 1)[-1].rsplit("\r", 1)[-1]
     stripped = last.strip()
     return bool(stripped) and (not stripped.startswith("#") or last[:1] in (" ", "\t"))
+
+
+class Buffer:
+    """One editor buffer, parsed and modelled from its last version (see :class:`Reparser`)."""
+
+    def __init__(self, reparser: Reparser, key: object) -> None:
+        self.reparser, self.key = reparser, key
+
+    def parse(self, text: str) -> cst.Module:
+        return self.reparser.parse(self.key, text)
+
+    def build(self, module: cst.Module, path: str) -> ModuleModel:
+        return self.reparser.build(self.key, module, path)

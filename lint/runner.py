@@ -9,7 +9,6 @@ file while the other rules and files go on.
 from __future__ import annotations
 
 import ast
-import functools
 import gc
 import hashlib
 import io
@@ -35,7 +34,7 @@ from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.paths import resolved
 from a2alint.positions import Positions
-from a2alint.reparse import Reparser
+from a2alint.reparse import Buffer, Reparser
 from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
 from a2alint.values import Analysis
@@ -87,8 +86,8 @@ class Prepared:
     text: str | None = None
     nesting: Nesting | None = None
     model: ModuleModel | None = None
-    #: How its text is parsed, when not by libcst's parser: an editor buffer's reparser.
-    parse: Callable[[str], cst.Module] | None = None
+    #: An editor's buffer, parsed and modelled from its last version (see :mod:`a2alint.reparse`).
+    buffer: Buffer | None = None
 
 
 class Linter:
@@ -125,15 +124,16 @@ class Linter:
     # -- one file, in two steps: read and parse, then check against the project --
     def prepare(
         self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None, matters: bool = False,
-        parse: Callable[[str], cst.Module] | None = None,
+        buffer: Buffer | None = None,
     ) -> "Prepared":
-        """Read ``data`` (the bytes of ``path``) and parse it (with ``parse``). What it
+        """Read ``data`` (the bytes of ``path``) and parse it (from the ``buffer``'s last
+        version, when it is an editor's). What it
         settles (a file that cannot be read, decoded or parsed, one the prefilter rules out
         unless it ``matters`` to the project's A2A code) is in the result; otherwise the
         model is ready to check."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
-        prepared = Prepared(result, path, settings, enabled, fix, parse=parse)
+        prepared = Prepared(result, path, settings, enabled, fix, buffer=buffer)
         marked = skips_file(data, None)  # the comment's line; whether it is a comment is told once decoded
         too_large = len(data) > settings.max_file_size
         if marked and (b"\x00" in data or too_large):
@@ -181,7 +181,7 @@ class Linter:
         """The model of the prepared text, or None with its ``AC000`` in the result."""
         try:
             with _collector_paused():
-                return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled, prepared.parse)
+                return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled, prepared.buffer)
         except _Refused as refused:  # added to the AC001 of a file parsed only to fix its noqa
             prepared.result.diagnostics += refused.diagnostics
         except Exception as error:  # the engine itself failed on this file: said, never a traceback
@@ -194,12 +194,12 @@ class Linter:
 
     def model_of(
         self, text: str, display: str, settings: Settings, enabled: frozenset[str],
-        parse: Callable[[str], cst.Module] | None = None,
+        buffer: Buffer | None = None,
     ) -> ModuleModel:
         """Parse ``text`` once into its model; a file that cannot be parsed or modelled is
         refused with its ``AC000``."""
         try:
-            module = (parse or cst.parse_module)(text)
+            module = buffer.parse(text) if buffer is not None else cst.parse_module(text)
         except cst.ParserSyntaxError as error:
             line, column, message = _syntax_error(text, error)
             raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
@@ -221,7 +221,7 @@ class Linter:
                 message = f"cannot parse: Python accepts this file but a2alint's parser does not ({error}); please report this as a bug"
             raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
         try:
-            model = build_model(module, display)
+            model = buffer.build(module, display) if buffer is not None else build_model(module, display)
             apimodel.annotate(model, settings.api)
         except RecursionError:
             raise _Refused(self._unparsable(FileResult(display), enabled, 1, 1, "nested too deeply to analyse").diagnostics) from None
@@ -732,9 +732,9 @@ class ProjectRun:
         found = self.prepared.get(path)
         if found is None:
             display, real, settings = self.entries[path]
-            parse = functools.partial(self.reparser.parse, path) if self.reparser is not None and path in self.transient else None
+            buffer = Buffer(self.reparser, path) if self.reparser is not None and path in self.transient else None
             found = self.prepared[path] = self.linter.prepare(
-                self.data[path] or b"", display, real, settings, self.fix, matters=True, parse=parse
+                self.data[path] or b"", display, real, settings, self.fix, matters=True, buffer=buffer
             )
             if found.model is not None:
                 found.model.in_project = not found.model.is_a2a

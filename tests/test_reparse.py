@@ -10,6 +10,7 @@ import libcst as cst
 import pytest
 
 from a2alint.config import Settings
+from a2alint.model import Expr, Fact, Frame, Fragment, Scope, build_model
 from a2alint.positions import Positions
 from a2alint.registry import load_rules
 from a2alint.reparse import Reparser, spliced
@@ -133,6 +134,14 @@ SNIPPETS = ["x", " ", "\n", "\n\n", "    ", "# c\n", "    # c\n", "        # dee
             ")", "(", '"""', "'", ":", "\\\n", "\t", "def g():\n", "\n    return 1\n", "@dec\n", "else:\n", "  ", "#"]
 
 
+def _random_edit(rng: random.Random, text: str, snippets: list[str]) -> tuple[int, str]:
+    """Where, and ``text`` with a snippet typed there or a few characters deleted."""
+    at = rng.randrange(len(text) + 1)
+    if rng.random() < 0.6:
+        return at, text[:at] + rng.choice(snippets) + text[at:]
+    return at, text[:at] + text[at + rng.randint(1, 12):]
+
+
 def test_random_edits_splice_only_to_the_full_parse():
     """Edits of every kind at random places of real modules: a splice is either refused
     or the tree (and code) a full parse gives. The edits chain, as typing does."""
@@ -143,11 +152,7 @@ def test_random_edits_splice_only_to_the_full_parse():
         text = rng.choice(sources).read_text()
         module = cst.parse_module(text)
         for _ in range(6):
-            at = rng.randrange(len(text) + 1)
-            if rng.random() < 0.6:
-                new = text[:at] + rng.choice(SNIPPETS) + text[at:]
-            else:
-                new = text[:at] + text[at + rng.randint(1, 12):]
+            at, new = _random_edit(rng, text, SNIPPETS)
             got = spliced(text, module, Positions.statement_starts(module, text), new)
             try:
                 full = cst.parse_module(new)
@@ -246,3 +251,122 @@ def test_a_check_in_the_workspace_leaves_no_cycles_behind(tmp_path):
     finally:
         gc.enable()
     assert result.diagnostics and left == 0
+
+
+FACT_LISTS = ("calls", "binds", "tests", "guards", "exits", "frames")
+
+
+def _facts(model) -> list:
+    """Everything ``model`` says, as plain data (facts by their place, nodes by identity,
+    frames by their kind and counts): two models equal here say the same."""
+    places = {
+        id(fact): (name, scope.index, index)
+        for scope in model.scopes
+        for name in ("calls", "binds", "tests", "guards", "exits")
+        for index, fact in enumerate(getattr(scope, name))
+    }
+
+    def plain(value):
+        if isinstance(value, Fact):
+            return ("fact", places.get(id(value)))
+        if isinstance(value, Frame):
+            return ("frame", value.kind, value.start, value.end, value.branch, value.endless, value.deadline,
+                    sorted(value.exits.items()), id(value.node), plain(value.test))
+        if isinstance(value, Scope):  # and whether it is this model's
+            return ("scope", value.index, value.index < len(model.scopes) and model.scopes[value.index] is value)
+        if isinstance(value, cst.CSTNode):
+            return ("node", id(value))
+        if isinstance(value, (list, tuple)):
+            return [plain(item) for item in value]
+        if isinstance(value, (set, frozenset)):
+            return sorted(repr(plain(item)) for item in value)
+        if hasattr(value, "items"):
+            return sorted((repr(key), plain(item)) for key, item in value.items())
+        if isinstance(value, Expr) or hasattr(value, "__dict__"):
+            return (type(value).__name__, sorted((k, plain(v)) for k, v in vars(value).items() if v and k != "scope"))
+        return value
+
+    def fields(thing) -> list:
+        return sorted((k, plain(v)) for k, v in vars(thing).items() if v and k not in FACT_LISTS and k != "scope")
+
+    said = []
+    for scope in model.scopes:
+        said.append(fields(scope))  # its own fields, then each fact's
+        for name in FACT_LISTS:
+            said += [(name, fields(fact)) for fact in getattr(scope, name)]
+    said.append((plain(model.imports), plain(model.strings), plain(model.rpc_methods), plain(model.classes),
+                 plain(model.statement_of), plain(model.parent_statement)))
+    return said
+
+
+def test_a_model_built_from_the_last_version_says_what_a_whole_walk_says():
+    """Random chained edits of real modules, each version's model built from the last
+    one's fragments (the functions the edit missed reused, their counts moved, the last
+    run's answers forgotten) and compared with a walk of the whole tree."""
+    rng = random.Random(5)
+    sources = _sources()
+    snippets = [*SNIPPETS, "import os\n", "    import os\n", "class A:\n    pass\n", "f(a=1)", ", b=2", '"message/send"']
+    reused = 0
+    for _ in range(40):
+        text = rng.choice(sources).read_text()
+        reparser = Reparser()
+        model = reparser.build("m.py", reparser.parse("m.py", text), "m.py")
+        reparser.keep("m.py", text, model)
+        for _ in range(6):
+            at, new = _random_edit(rng, text, snippets)
+            for call in model.calls:  # what a run's analysis leaves on the facts
+                call.roles, call.qualified = {"send"}, "a2a:Client.send_message"
+            model.release()  # as the run that checked it does
+            try:
+                module = reparser.parse("m.py", new)
+            except Exception:
+                continue
+            last = reparser._last["m.py"].fragments or {}
+            model = reparser.build("m.py", module, "m.py")
+            reused += sum(1 for fragment in model.fragments.values() if last.get(id(fragment.node)) is fragment)
+            assert _facts(model) == _facts(build_model(module, "m.py")), (at, new[max(0, at - 80) : at + 80])
+            reparser.keep("m.py", new, model)
+            text = new
+    assert reused >= 30  # the property is not empty: many functions were reused, not walked
+
+
+def test_an_edited_function_s_fragment_is_let_go():
+    reparser = Reparser()
+    model = reparser.build("router.py", reparser.parse("router.py", BUFFER), "router.py")
+    reparser.keep("router.py", BUFFER, model)
+    fragments = dict(model.fragments)
+    assert {f.node.name.value for f in fragments.values()} == {"pick", "forward"}  # the class is walked each time
+    edited = _edit(BUFFER, 'meta["url"]', 'meta.get("url")')
+    model = reparser.build("router.py", reparser.parse("router.py", edited), "router.py")
+    kept = {f.node.name.value: f for f in model.fragments.values()}
+    old = {f.node.name.value: f for f in fragments.values()}
+    assert kept["pick"] is old["pick"] and kept["forward"] is not old["forward"]
+    assert old["forward"].scopes == [] and old["pick"].scopes  # the edited one's cycles are broken
+    assert reparser._last["router.py"].fragments is None  # nothing offers the last version's twice
+
+
+def test_a_buffer_edited_again_and_again_has_the_findings_of_a_fresh_check(tmp_path, monkeypatch):
+    from a2alint.config import SettingsResolver
+
+    (tmp_path / "router.py").write_text(BUFFER)
+    registry = load_rules()
+    installed = []
+    original = Fragment.install
+    monkeypatch.setattr(Fragment, "install", lambda self, builder: installed.append(self) or original(self, builder))
+    resolver = SettingsResolver(registry, cwd=tmp_path)
+    editing, path = Workspace(Linter(registry), resolver), tmp_path / "router.py"
+    settings = resolver.for_path(path)
+    text = BUFFER
+    editing.check("router.py", path, text, settings)
+    edits = [
+        ('meta["url"]', 'meta.get("url")'),
+        ("        return card.name, text\n", "        if card.skills:\n            raise SystemExit(1)\n        return card.name, text\n"),
+        ("    for key, meta in PEERS.items():\n", "    for key, meta in sorted(PEERS.items()):\n"),
+        ("        if card.skills:\n", "        if not card.skills:\n"),
+    ]
+    for anchor, replacement in edits:
+        text = _edit(text, anchor, replacement)
+        after_edit = editing.check("router.py", path, text, settings)
+        fresh = Workspace(Linter(registry), SettingsResolver(registry, cwd=tmp_path))
+        assert [d.to_json() for d in after_edit.diagnostics] == [d.to_json() for d in fresh.check("router.py", path, text, settings).diagnostics]
+    assert len(installed) >= len(edits)  # each check reused the function the edit missed
