@@ -503,6 +503,9 @@ class ModuleModel:
     #: id(top-level function) -> what it adds to the model, when built to be built again
     #: from (an editor's buffer: see :func:`build_model`).
     fragments: "dict[int, Fragment] | None" = None
+    #: The last version of an edited buffer, for its positions to start from
+    #: (``a2alint.positions.Earlier``); taken by the first placement.
+    earlier: Any = None
 
     @property
     def calls(self) -> Iterator[Call]:
@@ -514,7 +517,7 @@ class ModuleModel:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None, fragments=None)
+        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None, fragments=None, earlier=None)
         return state
 
     def release(self) -> None:

@@ -19,6 +19,8 @@ import libcst as cst
 from libcst._position import CodePosition, CodeRange
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from a2alint.fixes import line_offsets
+
 #: Compound statements whose header (decorators, ``def`` line, test, iterable, items)
 #: can be generated without their body.
 _HEADERS = (cst.FunctionDef, cst.ClassDef, cst.For, cst.While, cst.If, cst.With)
@@ -66,16 +68,22 @@ class Positions:
         self._rough: set[int] = set()  # generated nodes whose end may be inexact (not asked as spans)
         if "\r" in text.replace("\r\n", ""):  # a bare CR: the parsers may count lines apart
             return
+        earlier, model.earlier = getattr(model, "earlier", None), None
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # SyntaxWarnings are the interpreter's business, not ours
-                tree = ast.parse(text)
+                body = (_reused(model.module, text, earlier) if earlier is not None else None) or ast.parse(text).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return
         self._lines = text.splitlines()
         self.starts = {}
-        if not self._pair(model.module.body, tree.body, []):
+        if not self._pair(model.module.body, body, []):
             self.starts, self._ast = None, {}
+
+    def top_level(self) -> dict[int, list[ast.stmt]]:
+        """CPython's statements for each top-level statement, for the next version of the
+        text to start from (see :class:`Earlier`)."""
+        return {id(s): self._ast[id(s)] for s in self.model.module.body if id(s) in self._ast}
 
     @classmethod
     def statement_starts(cls, module: cst.Module, text: str) -> dict[int, tuple[int, list[str]]] | None:
@@ -269,6 +277,44 @@ def _ast_calls(node: ast.AST) -> list[ast.Call]:
 def _is_if_elif(statement: cst.CSTNode) -> bool:
     """Whether ``statement`` is an ``if`` (or ``elif``) followed by an ``elif``."""
     return isinstance(statement, cst.If) and isinstance(statement.orelse, cst.If)
+
+
+class Earlier:
+    """The last version of an edited buffer, as its positions were placed: its text and
+    tree, where its statements started, and CPython's statements for each top-level one."""
+
+    def __init__(self, text: str, body, starts: dict, trees: dict[int, list[ast.stmt]]) -> None:
+        self.text, self.body, self.starts, self.trees = text, body, starts, trees
+
+
+def _reused(module: cst.Module, text: str, earlier: Earlier) -> list[ast.stmt] | None:
+    """CPython's top-level statements of ``text`` (parsed into ``module``), taken from the
+    ``earlier`` version's where its tree kept the statement, its text and its lines, and
+    parsed only between them; None when the edit moved lines, or the statements between do
+    not parse alone."""
+    old, new = earlier.body, module.body
+    if earlier.text.count("\n") != text.count("\n"):
+        return None  # the statements after the edit moved: CPython's lines would be off
+    head = 0
+    while head < min(len(old), len(new)) and old[head] is new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] is new[-1 - tail]:
+        tail += 1
+    if head >= len(old) or (tail and id(old[-tail]) not in earlier.starts) or id(old[head]) not in earlier.starts:
+        return None
+    offsets = line_offsets(earlier.text)
+    start = offsets[earlier.starts[id(old[head])][0] - 1]
+    end = offsets[earlier.starts[id(old[-tail])][0] - 1] if tail else len(earlier.text)
+    after = len(earlier.text) - end
+    if text[:start] != earlier.text[:start] or text[len(text) - after :] != earlier.text[end:]:
+        return None
+    kept = [earlier.trees.get(id(s)) for s in (*old[:head], *old[len(old) - tail :])]
+    if not all(kept):
+        return None
+    piece = ast.parse(text[start : len(text) - after])
+    ast.increment_lineno(piece, earlier.starts[id(old[head])][0] - 1)
+    return [*(n for nodes in kept[:head] for n in nodes), *piece.body, *(n for nodes in kept[head:] for n in nodes)]
 
 
 class _TreeOnly:

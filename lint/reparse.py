@@ -19,7 +19,7 @@ import libcst as cst
 
 from a2alint.fixes import line_offsets
 from a2alint.model import Fragment, ModuleModel, build_model
-from a2alint.positions import Positions
+from a2alint.positions import Earlier, Positions
 
 
 @dataclass
@@ -31,6 +31,8 @@ class _Parsed:
     known: bool
     #: What its top-level functions added to its model, to build the next version's from.
     fragments: dict[int, Fragment] | None = None
+    #: CPython's statements for each top-level statement, when its findings were placed.
+    trees: dict | None = None
 
 
 class Reparser:
@@ -59,6 +61,8 @@ class Reparser:
         if last is not None:
             last.fragments = None  # this version's model holds the ones it reuses from now on
         model = build_model(module, path, previous)
+        if last is not None and last.trees and last.starts:
+            model.earlier = Earlier(last.text, last.module.body, last.starts, last.trees)
         for fragment in previous.values():
             if model.fragments.get(id(fragment.node)) is not fragment:
                 fragment.release()  # its function was edited: nothing builds from it again
@@ -73,7 +77,8 @@ class Reparser:
             return
         positions = model.positions
         starts = positions.starts if positions is not None else None
-        self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments)
+        trees = positions.top_level() if starts is not None else None
+        self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments, trees)
 
     def forget(self, key: object) -> None:
         self._last.pop(key, None)

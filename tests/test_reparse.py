@@ -370,3 +370,38 @@ def test_a_buffer_edited_again_and_again_has_the_findings_of_a_fresh_check(tmp_p
         fresh = Workspace(Linter(registry), SettingsResolver(registry, cwd=tmp_path))
         assert [d.to_json() for d in after_edit.diagnostics] == [d.to_json() for d in fresh.check("router.py", path, text, settings).diagnostics]
     assert len(installed) >= len(edits)  # each check reused the function the edit missed
+
+
+def test_positions_placed_from_the_last_version_are_the_ones_a_full_placement_gives(monkeypatch):
+    """Edits of real modules, typed within a line or across lines: each version's positions
+    start from the last one's (CPython's statements kept where the edit left them, only the
+    edited statement parsed) and place every fact's node where a placement from scratch does."""
+    import a2alint.positions as positions
+
+    reused = []
+    original = positions._reused
+    monkeypatch.setattr(positions, "_reused", lambda *args: reused.append(1) or original(*args))
+    rng = random.Random(3)
+    sources = _sources()
+    snippets = ["x", "f(a=1)", ", b=2", "'s'", "(1)", "é", "\n", "    y = g(x)\n"]
+    for _ in range(40):
+        text = rng.choice(sources).read_text()
+        reparser = Reparser()
+        model = reparser.build("m.py", reparser.parse("m.py", text), "m.py")
+        Positions.of(model, text)
+        reparser.keep("m.py", text, model)
+        for _ in range(5):
+            _, new = _random_edit(rng, text, snippets)
+            try:
+                module = reparser.parse("m.py", new)
+            except Exception:
+                continue
+            model = reparser.build("m.py", module, "m.py")
+            placed, fresh = Positions.of(model, new), Positions(build_model(module, "m.py"), new)
+            assert placed.starts == fresh.starts
+            nodes = [fact.node for scope in model.scopes for name in FACT_LISTS[:-1] for fact in getattr(scope, name) if fact.node is not None]
+            ours, theirs = placed.get(nodes), fresh.get(nodes)
+            assert [ours[n] for n in nodes] == [theirs[n] for n in nodes]
+            reparser.keep("m.py", new, model)
+            text = new
+    assert len(reused) >= 40  # many versions started from the last one's
