@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Callable
 
 import libcst as cst
 
 from a2alint.fixes import line_offsets
 from a2alint.model import Fragment, ModuleModel, build_model
+from a2alint.nesting import ROOMY, Nesting
 from a2alint.positions import Earlier, Positions
 
 
@@ -33,6 +35,8 @@ class _Parsed:
     fragments: dict[int, Fragment] | None = None
     #: CPython's statements for each top-level statement, when its findings were placed.
     trees: dict | None = None
+    #: How deeply it nests.
+    nesting: Nesting | None = None
 
 
 class Reparser:
@@ -40,17 +44,45 @@ class Reparser:
 
     def __init__(self) -> None:
         self._last: dict[object, _Parsed] = {}
+        self._measured: dict[object, tuple[str, cst.Module]] = {}  # spliced while measuring its nesting
+
+    def nesting(self, key: object, text: str) -> Nesting:
+        """How deeply ``text``, the new version of buffer ``key``, nests: when the edit
+        splices and the last version and the statements the edit replaced are both
+        shallow, the deeper of the two (the rest of the text is the last version's, read
+        alike); else :meth:`Nesting.of` the whole text. The splice is kept for :meth:`parse`."""
+        self._measured.pop(key, None)
+        last = self._last.get(key)
+        previous = last.nesting if last is not None else None
+        if previous is None or previous.refusal is not None or previous.depth > ROOMY:
+            return Nesting.of(text)
+        measured: list[Nesting] = []
+
+        def shallow(region: str) -> bool:  # measured before it is parsed: the parse is safe
+            measured.append(Nesting.of(region))
+            return measured[-1].refusal is None and measured[-1].depth <= ROOMY
+
+        module = self._splice(last, text, shallow)
+        if module is None:
+            return Nesting.of(text)
+        self._measured[key] = (text, module)
+        return Nesting(max(previous.depth, measured[-1].depth))
 
     def parse(self, key: object, text: str) -> cst.Module:
         """The syntax tree of ``text``, the new version of buffer ``key``: spliced from the
         last one when the edit allows, else a full parse (which raises as ``parse_module`` does)."""
+        measured = self._measured.pop(key, None)
+        if measured is not None and measured[0] == text:
+            return measured[1]
         last = self._last.get(key)
-        module = None
-        if last is not None:
-            if not last.known:
-                last.starts, last.known = Positions.statement_starts(last.module, last.text), True
-            module = spliced(last.text, last.module, last.starts, text)
+        module = self._splice(last, text) if last is not None else None
         return module if module is not None else cst.parse_module(text)
+
+    @staticmethod
+    def _splice(last: _Parsed, text: str, vet: Callable[[str], bool] | None = None) -> cst.Module | None:
+        if not last.known:
+            last.starts, last.known = Positions.statement_starts(last.module, last.text), True
+        return spliced(last.text, last.module, last.starts, text, vet)
 
     def build(self, key: object, module: cst.Module, path: str) -> ModuleModel:
         """The model of ``module``, the new version of buffer ``key``: the top-level
@@ -68,7 +100,7 @@ class Reparser:
                 fragment.release()  # its function was edited: nothing builds from it again
         return model
 
-    def keep(self, key: object, text: str, model: ModuleModel) -> None:
+    def keep(self, key: object, text: str, model: ModuleModel, nesting: Nesting | None = None) -> None:
         """``model``, parsed from ``text``, is buffer ``key``'s latest. Its tree is kept,
         where its statements start when its findings placed them, and its fragments:
         nothing that holds the run that checked it."""
@@ -78,7 +110,7 @@ class Reparser:
         positions = model.positions
         starts = positions.starts if positions is not None else None
         trees = positions.top_level() if starts is not None else None
-        self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments, trees)
+        self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments, trees, nesting)
 
     def forget(self, key: object) -> None:
         self._last.pop(key, None)
@@ -90,10 +122,13 @@ class Reparser:
                 self._last.pop(key, None)
 
 
-def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: str) -> cst.Module | None:
+def spliced(
+    old_text: str, module: cst.Module, starts: dict | None, new_text: str, vet: Callable[[str], bool] | None = None
+) -> cst.Module | None:
     """The tree of ``new_text`` made from ``module`` (the tree of ``old_text``, its
     statements starting as ``starts`` says: :attr:`Positions.starts`) by parsing again
-    only the top-level statement the edit is in; None when the edit does not allow it."""
+    only the top-level statement the edit is in; None when the edit does not allow it,
+    or ``vet`` refuses the statement's new text."""
     if starts is None or len(module.body) < 3 or old_text == new_text:
         return None
     lines = line_offsets(old_text)  # as Python counts lines: not at form feeds
@@ -122,7 +157,7 @@ def spliced(old_text: str, module: cst.Module, starts: dict | None, new_text: st
         return None  # a parse drops a byte order mark at its start: inside a file it is an error
     if not (_ends_in_block(old_text[start:end]) and _ends_in_block(region)):
         return None  # a trailing line at the margin: what follows it decides its owner
-    if module.code_for_node(statement) != old_text[start:end]:
+    if module.code_for_node(statement) != old_text[start:end] or (vet is not None and not vet(region)):
         return None
     try:
         piece = cst.parse_module(region)
@@ -205,3 +240,6 @@ class Buffer:
 
     def build(self, module: cst.Module, path: str) -> ModuleModel:
         return self.reparser.build(self.key, module, path)
+
+    def nesting(self, text: str) -> Nesting:
+        return self.reparser.nesting(self.key, text)

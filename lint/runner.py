@@ -166,7 +166,7 @@ class Linter:
             if not (fix and any(d.fix for d in result.diagnostics)):
                 return prepared
             enabled = prepared.enabled = frozenset({UNUSED_NOQA})  # no rule reports here: parsed to fix its noqa only
-        nesting = Nesting.of(text)
+        nesting = buffer.nesting(text) if buffer is not None else Nesting.of(text)
         if nesting.refusal:
             self._unparsable(result, enabled, *nesting.refusal)
             return prepared

@@ -61,7 +61,7 @@ class Workspace:
                 result = run.settled(0) or run.check(0)
                 prepared = run.prepared.get(real)
                 if prepared is not None and prepared.model is not None and prepared.text is not None:
-                    self._reparser.keep(real, prepared.text, prepared.model)
+                    self._reparser.keep(real, prepared.text, prepared.model, prepared.nesting)
                 self._reparser.retain({*self.buffers, real})  # a document closed meanwhile is let go
             finally:
                 run.release()  # freed now: the server runs without the cyclic collector

@@ -405,3 +405,43 @@ def test_positions_placed_from_the_last_version_are_the_ones_a_full_placement_gi
             reparser.keep("m.py", new, model)
             text = new
     assert len(reused) >= 40  # many versions started from the last one's
+
+
+def test_an_edited_buffer_s_nesting_is_measured_where_it_changed():
+    """The last version's depth and the replaced statement's, when both are shallow: what
+    the parse and the analysis are run with is decided as a measure of the whole text decides."""
+    from a2alint.nesting import ROOMY, Nesting
+
+    reparser = Reparser()
+    model = reparser.build("router.py", reparser.parse("router.py", BUFFER), "router.py")
+    reparser.keep("router.py", BUFFER, model, Nesting.of(BUFFER))
+    edited = _edit(BUFFER, 'meta["url"]', 'meta.get("url")')
+    measured = reparser.nesting("router.py", edited)
+    assert measured.refusal is None and measured.depth <= ROOMY
+    spliced_while_measuring = reparser._measured["router.py"][1]
+    assert reparser.parse("router.py", edited) is spliced_while_measuring  # not parsed twice
+    deep = _edit(BUFFER, 'meta["url"]', "(" * 120 + "meta" + ")" * 120 + '["url"]')
+    measured = reparser.nesting("router.py", deep)
+    assert measured.depth == Nesting.of(deep).depth > ROOMY  # too deep for the splice's measure: the whole text's
+    rng = random.Random(7)
+    sources = _sources()
+    agreed = 0
+    for _ in range(30):
+        text = rng.choice(sources).read_text()
+        reparser = Reparser()
+        model = reparser.build("m.py", reparser.parse("m.py", text), "m.py")
+        reparser.keep("m.py", text, model, Nesting.of(text))
+        for _ in range(5):
+            _, new = _random_edit(rng, text, [*SNIPPETS, "((((x))))", "f(g(h(i(j()))))"])
+            ours, whole = reparser.nesting("m.py", new), Nesting.of(new)
+            assert (ours.refusal is None, ours.depth <= ROOMY) == (whole.refusal is None, whole.depth <= ROOMY)
+            agreed += "m.py" in reparser._measured
+            try:
+                module = reparser.parse("m.py", new)
+            except Exception:
+                continue
+            assert module.code == new
+            model = reparser.build("m.py", module, "m.py")
+            reparser.keep("m.py", new, model, ours)
+            text = new
+    assert agreed >= 15  # the property is not empty: versions were measured where they changed
