@@ -530,7 +530,7 @@ class ModuleModel:
             if id(scope) not in kept:
                 _release_scope(scope)
         self.scopes, self.classes = [], {}
-        self.flow = self.positions = self.api = None
+        self.flow = self.positions = self.api = self.earlier = None
 
 
 def _release_scope(scope: Scope) -> None:
