@@ -216,9 +216,7 @@ class Flow:
 
     def is_builtin(self, call: Call, name: str) -> bool:
         """A call of the built-in ``name``, not shadowed by an import or a definition."""
-        return call.callee == name and name not in self.model.imports and not any(
-            s.is_function and s.name == name for s in self.model.scopes
-        )
+        return call.callee == name and name not in self.model.imports and not self.analysis.functions_named(self.model, name)
 
     # -- values --
     def atoms(self, key: str, fact: Fact | None, scope: Scope | None = None) -> frozenset:

@@ -511,6 +511,8 @@ class Analysis:
         self._resolving: set = set()
         self._class_of: dict[int, ClassFacts] = {}
         self._bound: dict[int, frozenset[str]] = {}
+        self._named: dict[int, dict[str, list[Scope]]] = {}  # id(model) -> function name -> its functions
+        self._owned: dict[int, dict[str, list[Scope]]] = {}  # id(model) -> qualname of an owner -> its functions
         self._built: _Index | None = None
         self._symbols: dict[tuple, Target | None] = {}
         self._resolved: dict[tuple, frozenset] = {}
@@ -580,7 +582,23 @@ class Analysis:
         return found
 
     def methods(self, cls: ClassFacts, model: ModuleModel) -> list[Scope]:
-        return [s for s in model.scopes if s.is_function and s.qualname.rsplit(".", 1)[0] == cls.qualname]
+        owned = self._owned.get(id(model))
+        if owned is None:
+            owned = self._owned[id(model)] = {}
+            for scope in model.scopes:
+                if scope.is_function:
+                    owned.setdefault(scope.qualname.rsplit(".", 1)[0], []).append(scope)
+        return owned.get(cls.qualname, [])
+
+    def functions_named(self, model: ModuleModel, name: str) -> list[Scope]:
+        """The functions (and methods) of ``model`` called ``name``, in source order."""
+        named = self._named.get(id(model))
+        if named is None:
+            named = self._named[id(model)] = {}
+            for scope in model.scopes:
+                if scope.is_function:
+                    named.setdefault(scope.name, []).append(scope)
+        return named.get(name, [])
 
     def model_of_class(self, cls: ClassFacts) -> ModuleModel | None:
         return self.model_of(cls.scope) if cls.scope is not None else None
@@ -637,7 +655,7 @@ class Analysis:
                 if found is not None:
                     return found
             if end == 1:
-                function = next((s for s in model.scopes if s.is_function and s.parent is model.scopes[0] and s.name == head), None)
+                function = next((s for s in self.functions_named(model, head) if s.parent is model.scopes[0]), None)
                 if function is not None:
                     return Target(function=function, model=model) if not rest else None
             if head in model.imports:
@@ -999,7 +1017,7 @@ class Analysis:
             root = callee
             held = root in values.locals or root in values.params or (
                 root in self.bound_names(model) and root not in model.imports and root not in model.classes
-                and not any(s.is_function and s.name == root and s.parent is model.scopes[0] for s in model.scopes)
+                and not any(s.parent is model.scopes[0] for s in self.functions_named(model, root))
             )
             if held:
                 for atom in self.resolve(values.at(root, call), local=True):
@@ -1012,8 +1030,9 @@ class Analysis:
                 return found
             symbol = self.symbol(model, root, call.scope)
             if symbol is None:
-                nested = next((s for s in model.scopes if s.is_function and s.parent is call.scope.parent and s.name == root), None)
-                inner = next((s for s in model.scopes if s.is_function and s.parent is call.scope and s.name == root), None)
+                named = self.functions_named(model, root)
+                nested = next((s for s in named if s.parent is call.scope.parent), None)
+                inner = next((s for s in named if s.parent is call.scope), None)
                 chosen = inner or nested
                 return [Target(function=chosen, model=model)] if chosen is not None else []
             return [self._constructor(symbol)] if symbol.cls is not None and symbol.function is None else [symbol]
@@ -1112,9 +1131,7 @@ class Analysis:
                 roles.add(role)
         project = self.project_function(call)
         if not roles and not names and project is None and model.is_a2a and call.method in METHOD_ROLES:
-            defined_here = call.receiver in (None, "self", "cls") and any(
-                s.name == call.method for s in model.scopes if s.is_function
-            )
+            defined_here = call.receiver in (None, "self", "cls") and bool(self.functions_named(model, call.method))
             typed = any(a[0] == TYPE for a in self.resolve(values.receiver(call), local=True))
             if not defined_here and not typed and (call.method not in apimodel.SDK_ONLY_METHODS or model.imports_sdk):
                 roles.add(METHOD_ROLES[call.method])
