@@ -34,7 +34,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from a2alint import apimodel
 from a2alint.apimodel import (
@@ -582,23 +582,22 @@ class Analysis:
         return found
 
     def methods(self, cls: ClassFacts, model: ModuleModel) -> list[Scope]:
-        owned = self._owned.get(id(model))
-        if owned is None:
-            owned = self._owned[id(model)] = {}
-            for scope in model.scopes:
-                if scope.is_function:
-                    owned.setdefault(scope.qualname.rsplit(".", 1)[0], []).append(scope)
-        return owned.get(cls.qualname, [])
+        return self._functions_by(self._owned, model, _owner).get(cls.qualname, [])
 
     def functions_named(self, model: ModuleModel, name: str) -> list[Scope]:
         """The functions (and methods) of ``model`` called ``name``, in source order."""
-        named = self._named.get(id(model))
-        if named is None:
-            named = self._named[id(model)] = {}
+        return self._functions_by(self._named, model, _name).get(name, [])
+
+    @staticmethod
+    def _functions_by(table: dict, model: ModuleModel, key: Callable[[Scope], str]) -> dict[str, list[Scope]]:
+        """The functions of ``model`` by ``key``, in source order, kept in ``table``."""
+        found = table.get(id(model))
+        if found is None:
+            found = table[id(model)] = {}
             for scope in model.scopes:
                 if scope.is_function:
-                    named.setdefault(scope.name, []).append(scope)
-        return named.get(name, [])
+                    found.setdefault(key(scope), []).append(scope)
+        return found
 
     def model_of_class(self, cls: ClassFacts) -> ModuleModel | None:
         return self.model_of(cls.scope) if cls.scope is not None else None
@@ -1659,6 +1658,14 @@ class Analysis:
                     break
         self._registrations[id(scope)] = found
         return found
+
+
+def _owner(scope: Scope) -> str:
+    return scope.qualname.rsplit(".", 1)[0]
+
+
+def _name(scope: Scope) -> str:
+    return scope.name
 
 
 class _Index:
