@@ -45,6 +45,7 @@ class Reparser:
     def __init__(self) -> None:
         self._last: dict[object, _Parsed] = {}
         self._measured: dict[object, tuple[str, cst.Module]] = {}  # spliced while measuring its nesting
+        self._forgotten: list[_Parsed] = []  # their fragments' cycles are broken by release_forgotten
 
     def nesting(self, key: object, text: str) -> Nesting:
         """How deeply ``text``, the new version of buffer ``key``, nests: when the edit
@@ -113,13 +114,24 @@ class Reparser:
         self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments, trees, nesting)
 
     def forget(self, key: object) -> None:
-        self._last.pop(key, None)
+        """Buffer ``key`` is no longer built from. Its fragments are released later, by
+        :meth:`release_forgotten` (a lint may be installing them now)."""
+        forgotten = self._last.pop(key, None)
+        if forgotten is not None:
+            self._forgotten.append(forgotten)
 
     def retain(self, keys) -> None:
         """Forget every buffer but ``keys`` (the documents open now)."""
         for key in list(self._last):  # a copy: the editor's thread may forget one meanwhile
             if key not in keys:
-                self._last.pop(key, None)
+                self.forget(key)
+
+    def release_forgotten(self) -> None:
+        """Break the cycles of the fragments of the buffers forgotten since; called where
+        no lint is building a model (the workspace's lock held)."""
+        while self._forgotten:
+            for fragment in (self._forgotten.pop().fragments or {}).values():
+                fragment.release()
 
 
 def spliced(

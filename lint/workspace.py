@@ -57,21 +57,34 @@ class Workspace:
                 self.linter, [(display, path, settings)], context, fix, self.cache, read, self._scans, frozenset({real}),
                 self._reparser,
             )
+            kept = False
             try:
                 result = run.settled(0) or run.check(0)
                 prepared = run.prepared.get(real)
                 if prepared is not None and prepared.model is not None and prepared.text is not None:
                     self._reparser.keep(real, prepared.text, prepared.model, prepared.nesting)
+                    kept = True
                 self._reparser.retain({*self.buffers, real})  # a document closed meanwhile is let go
             finally:
+                prepared = run.prepared.get(real)
+                if not kept and prepared is not None and prepared.model is not None:  # stopped, or failed
+                    for fragment in (prepared.model.fragments or {}).values():
+                        fragment.release()
+                self._reparser.release_forgotten()
                 run.release()  # freed now: the server runs without the cyclic collector
             now = run.graph.around([real], READ_HOPS) - {real}
             self._dependents[real] = (self._dependents.get(real, (set(), set()))[1], now)
         return result
 
     def closed(self, path: Path) -> None:
-        """The editor closed ``path``: its last version is no longer parsed from."""
+        """The editor closed ``path``: its last version is no longer parsed from (and its
+        facts are freed now, or by the lint running now)."""
         self._reparser.forget(resolved(path))
+        if self._lock.acquire(blocking=False):  # the editor's thread never waits for a lint
+            try:
+                self._reparser.release_forgotten()
+            finally:
+                self._lock.release()
 
     def dependents(self, path: Path) -> set[Path]:
         """The modules whose findings may change with the last change of ``path``: what

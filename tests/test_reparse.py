@@ -445,3 +445,45 @@ def test_an_edited_buffer_s_nesting_is_measured_where_it_changed():
             reparser.keep("m.py", new, model, ours)
             text = new
     assert agreed >= 15  # the property is not empty: versions were measured where they changed
+
+
+def _cycles_left(tmp_path, act) -> int:
+    """Cyclic garbage left by ``act(workspace, path, settings)`` after a first check."""
+    import gc
+
+    from a2alint.config import SettingsResolver
+
+    (tmp_path / "router.py").write_text(BUFFER)
+    registry = load_rules()
+    resolver = SettingsResolver(registry, cwd=tmp_path)
+    workspace = Workspace(Linter(registry), resolver)
+    path, settings = tmp_path / "router.py", resolver.for_path(tmp_path / "router.py")
+    workspace.buffers[path.resolve()] = BUFFER
+    workspace.check("router.py", path, BUFFER, settings)
+    assert workspace._reparser._last[path.resolve()].fragments  # something to let go of
+    gc.collect()
+    gc.disable()
+    try:
+        act(workspace, path, settings)
+        return gc.collect()
+    finally:
+        gc.enable()
+
+
+def test_a_closed_buffer_s_facts_are_freed_at_once(tmp_path):
+    def close(workspace, path, settings):
+        workspace.buffers.pop(path.resolve())
+        workspace.closed(path)
+
+    assert _cycles_left(tmp_path, close) == 0
+
+
+def test_a_lint_stopped_after_its_model_was_built_leaves_no_cycles(tmp_path):
+    from a2alint.control import Cancelled, cancellable
+
+    def stopped(workspace, path, settings):
+        edited = _edit(BUFFER, 'meta["url"]', 'meta.get("url")')
+        with pytest.raises(Cancelled), cancellable(lambda: True):
+            workspace.check("router.py", path, edited, settings)
+
+    assert _cycles_left(tmp_path, stopped) == 0
