@@ -21,6 +21,8 @@ Cases (see the performance issue for the targets):
 
 Every row runs as its own process: wall seconds are the median of the repetitions,
 peak memory is the largest resident set of that process (a pool's workers included).
+The two sides of each ratio run in turns (one, the other, one...), so that a shared
+machine whose speed drifts during the run slows both alike.
 Peers that are not installed are skipped. Fixit 2.2.1 needs click < 8.2, so give the
 peers a virtualenv of their own and point ``--peers`` at its ``bin``:
 
@@ -84,6 +86,16 @@ def measure(command: list[str], cwd: Path, repeat: int, before=None) -> tuple[fl
     return statistics.median(times), max(peaks)
 
 
+def measure_turns(commands: list[list[str]], cwd: Path, repeat: int, before=None) -> list[tuple[float, float]]:
+    """:func:`measure` of each of ``commands``, taken in turns (one run of each, then again);
+    ``before`` runs before the first command's runs only."""
+    runs: list[list[tuple[float, float]]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for index, command in enumerate(commands):
+            runs[index].append(measure(command, cwd, 1, before if index == 0 else None))
+    return [(statistics.median(t for t, _ in r), max(p for _, p in r)) for r in runs]
+
+
 def python_files(root: Path) -> list[Path]:
     found = []
     for folder, dirs, files in os.walk(root):
@@ -99,10 +111,11 @@ def tool(name: str, folder: str | None = None) -> str | None:
     return shutil.which(name)
 
 
-def bare_parse(files: list[Path], work: Path, repeat: int) -> tuple[float, float]:
+def bare_parse(files: list[Path], work: Path) -> list[str]:
+    """The command that parses ``files`` with libcst and does nothing else."""
     listing = work / f"files-{len(files)}.txt"
     listing.write_text("\n".join(str(f) for f in files))
-    return measure([sys.executable, "-c", BARE_PARSE, str(listing)], work, repeat)
+    return [sys.executable, "-c", BARE_PARSE, str(listing)]
 
 
 def lsp_latency(project: Path, module: Path, edits: int) -> float | None:
@@ -160,12 +173,11 @@ def main() -> None:
         cache_dir = work / "tree1"
         cache_dir.mkdir()
         clear = lambda: shutil.rmtree(cache_dir / ".a2alint_cache", ignore_errors=True)  # noqa: E731
-        seconds, peak = measure(check, cache_dir, repeat, before=clear)
+        (seconds, peak), parsed = measure_turns([check, bare_parse(files, work)], cache_dir, repeat, before=clear)
         rows.append(Row("1 stdlib", "a2alint cold", len(files), seconds, peak))
         seconds, peak = measure(check, cache_dir, max(repeat, 3))
         rows.append(Row("1 stdlib", "a2alint warm", len(files), seconds, peak))
-        seconds, peak = bare_parse(files, work, repeat)
-        rows.append(Row("1 stdlib", "bare libcst parse", len(files), seconds, peak))
+        rows.append(Row("1 stdlib", "bare libcst parse", len(files), *parsed))
         fixit = tool("fixit", args.peers)
         if fixit:
             sample = random.Random(7).sample(files, min(sample_size, len(files)))
@@ -184,13 +196,14 @@ def main() -> None:
         # 2. An all-A2A tree.
         tree = generate_a2a_tree(work / "tree2")
         one = [a2alint, "check", "--isolated", "--no-cache", "--exit-zero", "-q"]
-        seconds, peak = measure([*one, "--jobs", "1", str(work / "tree2")], work, repeat)
-        rows.append(Row("2 all-A2A", "a2alint 1 job", len(tree), seconds, peak))
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        seconds, peak = measure([*one, "--jobs", str(cpus), str(work / "tree2")], work, repeat)
-        rows.append(Row("2 all-A2A", f"a2alint {cpus} jobs", len(tree), seconds, peak))
-        seconds, peak = bare_parse(tree, work, repeat)
-        rows.append(Row("2 all-A2A", "bare libcst parse", len(tree), seconds, peak))
+        single, many, parsed = measure_turns(
+            [[*one, "--jobs", "1", str(work / "tree2")], [*one, "--jobs", str(cpus), str(work / "tree2")], bare_parse(tree, work)],
+            work, repeat,
+        )
+        rows.append(Row("2 all-A2A", "a2alint 1 job", len(tree), *single))
+        rows.append(Row("2 all-A2A", f"a2alint {cpus} jobs", len(tree), *many))
+        rows.append(Row("2 all-A2A", "bare libcst parse", len(tree), *parsed))
         # Where the cache earns its keep: every file parses, and none changed since the last run.
         cached = [a2alint, "check", "--isolated", "--exit-zero", "-q", str(work / "tree2")]
         subprocess.run(cached, cwd=work, env=ENV, capture_output=True, check=True)
@@ -199,18 +212,20 @@ def main() -> None:
 
         # 3. Pre-commit: three changed files.
         changed = [str(p) for p in tree[:3]]
-        seconds, peak = measure([a2alint, "check", "--isolated", "--no-cache", "--force-exclude", *changed], work, max(repeat, 5))
+        (seconds, peak), started = measure_turns(
+            [[a2alint, "check", "--isolated", "--no-cache", "--force-exclude", *changed], [sys.executable, "-c", "pass"]], work, max(repeat, 5)
+        )
         rows.append(Row("3 pre-commit", "a2alint 3 files", 3, seconds, peak))
-        seconds, peak = measure([sys.executable, "-c", "pass"], work, max(repeat, 5))
-        rows.append(Row("3 pre-commit", "python start-up", 0, seconds, peak))
+        rows.append(Row("3 pre-commit", "python start-up", 0, *started))
 
         # 4. One project of modules that import each other.
         project = work / "project"
         modules = generate_a2a_project(project)
-        seconds, peak = measure([a2alint, "check", "--no-cache", "--exit-zero", "-q", "--jobs", "1", "."], project, repeat)
+        (seconds, peak), parsed = measure_turns(
+            [[a2alint, "check", "--no-cache", "--exit-zero", "-q", "--jobs", "1", "."], bare_parse(modules, work)], project, repeat
+        )
         rows.append(Row("4 project", "a2alint 1 job", len(modules), seconds, peak))
-        seconds, peak = bare_parse(modules, work, repeat)
-        rows.append(Row("4 project", "bare libcst parse", len(modules), seconds, peak))
+        rows.append(Row("4 project", "bare libcst parse", len(modules), *parsed))
         subprocess.run([a2alint, "check", "--exit-zero", "-q", "."], cwd=project, env=ENV, capture_output=True, check=True)
         changed = modules[1:4]
         edits = iter(range(1_000_000))
