@@ -8,6 +8,11 @@ alone and put in place of the old one: the tree is the one a full parse gives (t
 nodes, the same code), and every other statement's nodes are the old ones. Anything
 else (an edit across statements, one that leaves a statement unclosed, a file CPython's
 parser could not pair with libcst's) is a full parse, as before.
+
+What the last check learnt of the statements an edit left alone is carried over too: the
+facts of its top-level functions (:meth:`Reparser.build`), their places when no line
+moved (:class:`a2alint.positions.Earlier`) and how deeply the file nests
+(:meth:`Reparser.nesting`); each is what a computation from scratch gives.
 """
 
 from __future__ import annotations
