@@ -131,6 +131,12 @@ class Reparser:
             if key not in keys:
                 self.forget(key)
 
+    def discard(self, model: ModuleModel) -> None:
+        """A buffer's model that is not kept (its lint stopped, or failed): nothing builds
+        from its fragments, so their cycles are broken now."""
+        for fragment in (model.fragments or {}).values():
+            fragment.release()
+
     def release_forgotten(self) -> None:
         """Break the cycles of the fragments of the buffers forgotten since; called where
         no lint is building a model (the workspace's lock held)."""

@@ -127,10 +127,9 @@ class Linter:
         buffer: Buffer | None = None,
     ) -> "Prepared":
         """Read ``data`` (the bytes of ``path``) and parse it (from the ``buffer``'s last
-        version, when it is an editor's). What it
-        settles (a file that cannot be read, decoded or parsed, one the prefilter rules out
-        unless it ``matters`` to the project's A2A code) is in the result; otherwise the
-        model is ready to check."""
+        version, when it is an editor's). What it settles (a file that cannot be read,
+        decoded or parsed, one the prefilter rules out unless it ``matters`` to the
+        project's A2A code) is in the result; otherwise the model is ready to check."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
         prepared = Prepared(result, path, settings, enabled, fix, buffer=buffer)

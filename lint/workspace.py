@@ -68,8 +68,7 @@ class Workspace:
             finally:
                 prepared = run.prepared.get(real)
                 if not kept and prepared is not None and prepared.model is not None:  # stopped, or failed
-                    for fragment in (prepared.model.fragments or {}).values():
-                        fragment.release()
+                    self._reparser.discard(prepared.model)
                 self._reparser.release_forgotten()
                 run.release()  # freed now: the server runs without the cyclic collector
             now = run.graph.around([real], READ_HOPS) - {real}
