@@ -128,3 +128,59 @@ def test_rule_lists_a_plugins_rule_from_its_class(tmp_path):
     (line,) = [line for line in run.stdout.splitlines() if line.startswith("XY101")]
     assert line.split()[1:3] == ["flags-first-statement", "warning,"] and "opt-in" in line
     assert run_installed("rule", "xy101", cwd=tmp_path, env=env).stdout.startswith("# XY101 flags-first-statement (warning, opt-in)")
+
+
+# --- finding plug-ins without importlib.metadata --------------------------------------------------
+
+
+def test_a_check_without_plugins_does_not_import_importlib_metadata(tmp_path):
+    # The prefilter's point: importlib.metadata (and what it imports) is a tenth of a
+    # pre-commit run's imports.
+    write(tmp_path / "p.py", UNFIXABLE)
+    script = (
+        "import sys\nfrom a2alint.registry import load_rules\nload_rules()\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["dist-info", "egg-info", "an egg's EGG-INFO", "a zip on the path", "a finder of its own", "a folder that is gone"],
+)
+def test_the_plugin_prefilter_says_yes_wherever_importlib_metadata_could_find_one(tmp_path, monkeypatch, layout):
+    from a2alint import registry
+
+    site = tmp_path / "site"
+    site.mkdir()
+    declared = "[a2alint.rules]\nxy = xy_rules\n"
+    other = "[console_scripts]\nxy = xy:main\n"
+    expected = True
+    if layout == "dist-info":
+        (site / "xy-0.1.dist-info").mkdir()
+        (site / "xy-0.1.dist-info" / "entry_points.txt").write_text(declared, encoding="utf-8")
+        (site / "other-0.1.dist-info").mkdir()
+        (site / "other-0.1.dist-info" / "entry_points.txt").write_text(other, encoding="utf-8")
+    elif layout == "egg-info":
+        (site / "XY.egg-info").mkdir()
+        (site / "XY.egg-info" / "entry_points.txt").write_text(declared, encoding="utf-8")
+        (site / "old.egg-info").write_text("Metadata-Version: 1.0\n", encoding="utf-8")  # a file: no entry points
+    elif layout == "an egg's EGG-INFO":
+        site = site / "xy-0.1-py3.11.egg"
+        (site / "EGG-INFO").mkdir(parents=True)
+        (site / "EGG-INFO" / "entry_points.txt").write_text(declared, encoding="utf-8")
+    elif layout == "a zip on the path":
+        site = site / "bundle.zip"
+        site.write_bytes(b"PK\x05\x06" + bytes(18))
+    elif layout == "a finder of its own":
+        monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, type("Finder", (), {"find_distributions": staticmethod(lambda *a: iter(()))})()])
+    else:
+        site, expected = tmp_path / "gone", False
+    monkeypatch.setattr(sys, "path", [str(site)])
+    assert registry._may_declare_plugins() is expected
+    if layout in ("dist-info", "egg-info"):  # the same folders without the group: no
+        for info in site.iterdir():
+            if (info / "entry_points.txt").is_file():
+                (info / "entry_points.txt").write_text(other, encoding="utf-8")
+        assert registry._may_declare_plugins() is False
