@@ -242,16 +242,22 @@ _TOKENS_BY_API: dict[tuple, tuple[bytes, ...]] = {}
 _last: tuple[bytes, object, bool] | None = None
 
 
+def api_key(settings: object) -> str:
+    """The part of ``settings`` :func:`may_matter` reads (the declared API), as a key that
+    is the same in every process."""
+    api = getattr(settings, "api", {}) or {}
+    return repr(tuple(sorted((k, tuple(v)) for k, v in api.items())))
+
+
 def may_matter(data: bytes, settings: object) -> bool:
     """Whether ``data`` can yield a finding: decided on bytes, before parsing."""
     global _last
     if _last is not None and _last[0] is data and _last[1] is settings:
         return _last[2]
-    api = getattr(settings, "api", {}) or {}
-    key = tuple(sorted((k, tuple(v)) for k, v in api.items()))
+    key = api_key(settings)
     tokens = _TOKENS_BY_API.get(key)
     if tokens is None:
-        tokens = _TOKENS_BY_API[key] = prefilter_tokens(api)
+        tokens = _TOKENS_BY_API[key] = prefilter_tokens(getattr(settings, "api", {}) or {})
     # A substring search per token beats one regex; "a2a" is in many a data table ("\\u2a2a"),
     # so the package names are looked for as words only where it is.
     answer = any(token in data for token in tokens) or (b"a2a" in data and _PACKAGE_WORD.search(data) is not None)

@@ -8,7 +8,10 @@ ruff's), or where ``--cache-dir`` or ``$A2ALINT_CACHE_DIR`` say:
   not parsed in this run (a pre-commit run on a few files, the language server);
 - *findings*: a file's diagnostics, keyed the same way and valid only while every module
   of the project's A2A code is unchanged (a digest of their contents is kept with them):
-  a finding can rest on any module the file's values come from or go to.
+  a finding can rest on any module the file's values come from or go to;
+- *stamps*: what the bytes of each file of the project told the last run (their digest,
+  whether they may matter, their import statements), by the file's ``stat``: a run on a
+  few files (pre-commit) reads no other file that has not changed since.
 
 Every entry is signed with a secret kept outside the checked tree (in the user's cache
 folder), and one whose signature does not match is a miss: a cache committed to a
@@ -26,6 +29,7 @@ import hashlib
 import hmac
 import io
 import json
+import marshal
 import os
 import pickle
 import re
@@ -34,6 +38,7 @@ import stat
 import struct
 import sys
 import tempfile
+import time
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
@@ -168,9 +173,10 @@ class Cache:
         return tracked is not None
 
     @staticmethod
-    def key(data: bytes, display: str, fingerprint: str) -> str:
+    def key(content: bytes, display: str, fingerprint: str) -> str:
+        """The key of a file's entries: ``content`` is the digest of its bytes (:func:`digest`)."""
         digest = hashlib.sha256()
-        for part in (__version__.encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), data):
+        for part in (__version__.encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), content):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
         return digest.hexdigest()
@@ -266,12 +272,96 @@ class Cache:
         self._write(key, "facts", payload)
         self._keep(key, payload)  # the model itself holds the syntax tree: keep its facts
 
+    # -- stamps --
+    def stamps(self) -> "Stamps":
+        """What the last run learnt from the project's files, by their stamps."""
+        payload = self._read(_STAMPS_KEY, "stamps")
+        try:
+            known = marshal.loads(payload) if payload is not None else {}
+        except (ValueError, EOFError, TypeError):
+            known = {}
+        return Stamps(self, known if isinstance(known, dict) else {})
+
     def _keep(self, key: str, entry: object) -> None:
         if self.remember:
             self._remembered[key] = entry
             self._remembered.move_to_end(key)
             while len(self._remembered) > self.remember:
                 self._remembered.popitem(last=False)
+
+
+def digest(data: bytes) -> bytes:
+    """The digest of a file's bytes that keys its entries."""
+    return hashlib.sha256(data).digest()
+
+
+_STAMPS_KEY = hashlib.sha256(b"stamps").hexdigest()
+#: A file changed this recently (ns) is not stamped: another write within the same tick
+#: of the file system's clock would leave its stamp as it is (git's "racily clean" entries).
+RACY_NS = 2_000_000_000
+
+
+def stamp_of(path: Path) -> tuple[int, ...] | None:
+    """A file's ``stat`` as far as it tells a change: size, times and inode. Any write moves
+    the change time, which no program can set back."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+
+
+class Scanned:
+    """What the bytes of one file tell before any parse, as far as a run asked: their
+    :func:`digest`, whether they may matter (by the API settings the prefilter used), and
+    their import statements. ``stamp``: the file's stamp when it was read, None when that
+    is too recent to vouch for the bytes (see :data:`RACY_NS`)."""
+
+    __slots__ = ("stamp", "digest", "matters", "statements")
+
+    def __init__(self, stamp: tuple[int, ...] | None, digest: bytes | None = None, matters: dict | None = None, statements: tuple | None = None) -> None:
+        self.stamp, self.digest, self.matters, self.statements = stamp, digest, matters if matters is not None else {}, statements
+
+    def entry(self) -> tuple:
+        return (self.stamp, self.digest, self.matters, self.statements)
+
+
+class Stamps:
+    """The :class:`Scanned` record of each project file the last run read, by path: a file
+    whose stamp is the one recorded is not read again unless its bytes are needed (parsed,
+    or scanned in a way the record does not cover). Kept whole for each run: the records of
+    the files it saw, as the last run that wrote them left them."""
+
+    def __init__(self, cache: Cache, known: dict) -> None:
+        self.cache, self.known = cache, known
+
+    def vouched(self, path: Path, limit: int) -> Scanned | None:
+        """The record of ``path`` if its stamp is the recorded one, and it is small enough to check."""
+        entry = self.known.get(str(path))
+        if not isinstance(entry, tuple) or len(entry) != 4:
+            return None
+        stamp = stamp_of(path)
+        if stamp is None or entry[0] != stamp or stamp[0] > limit:
+            return None
+        if not (isinstance(entry[1], (bytes, type(None))) and isinstance(entry[2], dict) and isinstance(entry[3], (tuple, type(None)))):
+            return None  # not what this version writes
+        return Scanned(*entry)
+
+    @staticmethod
+    def stamped(path: Path) -> Scanned:
+        """A record for ``path`` about to be read (stamped before the read: a write during it
+        changes the stamp; never once a write may still go unseen)."""
+        stamp = stamp_of(path)
+        if stamp is not None and time.time_ns() - max(stamp[1], stamp[2]) < RACY_NS:
+            stamp = None
+        return Scanned(stamp)
+
+    def save(self, records: Mapping[Path, Scanned]) -> None:
+        """Keep ``records`` for the next run (written only when they differ from the last)."""
+        entries = {str(path): record.entry() for path, record in records.items() if record.stamp is not None}
+        if entries != self.known:
+            self.cache._write(_STAMPS_KEY, "stamps", marshal.dumps(entries))
+            self.known = entries
 
 
 def _signature(secret: bytes, key: str, kind: str, payload: bytes) -> bytes:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Optional
 
 from a2alint.paths import resolved
 
@@ -162,34 +162,49 @@ class ModuleIndex:
     def imported_by(self, data: bytes, importer: ModuleFile) -> set[Path]:
         """The project files a file's text imports, read from its bytes without parsing (a
         superset: an import inside a string counts too)."""
+        return self.imports_of(import_statements(data), importer)
+
+    def imports_of(self, statements: Iterable[Statement], importer: ModuleFile) -> set[Path]:
+        """The project files ``statements`` (a file's :func:`import_statements`) import."""
         found: set[Path] = set()
-        for match in _import_statements(data):
+        for statement in statements:
             # A statement means the same in every file of one folder and package.
-            key = (importer.folder, importer.package, match.group(0))
+            key = (importer.folder, importer.package, statement[0])
             targets = self._statements.get(key)
             if targets is None:
-                targets = self._statements[key] = self._statement_targets(match, importer)
+                targets = self._statements[key] = self._statement_targets(statement, importer)
             found |= targets
         found.discard(importer.path)
         return found
 
-    def _statement_targets(self, match: re.Match, importer: ModuleFile) -> frozenset[Path]:
+    def _statement_targets(self, statement: Statement, importer: ModuleFile) -> frozenset[Path]:
+        _, base, names, modules = statement
         found: set[Path] = set()
-        if match.group("from") is not None:
-            base = match.group("from").decode("ascii", "replace")
-            names = match.group("names").decode("utf-8", "replace").strip("() \t")
-            for name in _names(names):
+        if base is not None:
+            base = base.decode("ascii", "replace")
+            for name in _names((names or b"").decode("utf-8", "replace").strip("() \t")):
                 for target in (f"{base}.{name}" if not base.endswith(".") else f"{base}{name}", base):
                     module = self.resolve(target, importer) if target.strip(".") or target.startswith(".") else None
                     if module is not None:
                         found.add(module[0].path)
                         break
         else:
-            for name in _names(match.group("modules").decode("utf-8", "replace")):
+            for name in _names((modules or b"").decode("utf-8", "replace")):
                 module = self.resolve(name, importer)
                 if module is not None:
                     found.add(module[0].path)
         return frozenset(found)
+
+
+#: An import statement as :func:`import_statements` finds it: its text, and its ``from``
+#: module, imported names and imported modules (None where the statement has none).
+Statement = tuple[bytes, Optional[bytes], Optional[bytes], Optional[bytes]]
+
+
+def import_statements(data: bytes) -> tuple[Statement, ...]:
+    """The import statements of a file's bytes (what :meth:`ModuleIndex.imports_of` reads),
+    plain values that can be kept for a file that does not change."""
+    return tuple((m.group(0), m.group("from"), m.group("names"), m.group("modules")) for m in _import_statements(data))
 
 
 def _import_statements(data: bytes) -> Iterator[re.Match]:

@@ -27,6 +27,7 @@ import libcst as cst
 
 from a2alint import apimodel
 from a2alint.config import DEFAULT_MAX_FILE_SIZE, Layer, Overrides, Settings
+from a2alint.cache import Scanned, digest
 from a2alint.control import TooComplex, budget
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
 from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
@@ -36,7 +37,7 @@ from a2alint.paths import resolved
 from a2alint.positions import Positions
 from a2alint.reparse import Buffer, Reparser
 from a2alint.flow import Flow
-from a2alint.project import REACH, ImportGraph, ModuleIndex, Project
+from a2alint.project import REACH, ImportGraph, ModuleIndex, Project, import_statements
 from a2alint.values import Analysis
 from a2alint.rule import Rule
 from a2alint.suppressions import Noqa, find_noqa, skips_file, without_codes
@@ -554,7 +555,7 @@ def read_and_check(
         return _unreadable(linter, display, path, settings, error)
     key = None
     if cache is not None and fix is None and (not linter.prefilter or apimodel.may_matter(data, settings)):
-        key = cache.key(data, display, settings.fingerprint(linter.enabled(settings, path)))
+        key = cache.key(digest(data), display, settings.fingerprint(linter.enabled(settings, path)))
         cached = cache.get(key)
         if cached is not None:
             return FileResult(display, cached, data=data)
@@ -627,7 +628,9 @@ class ProjectRun:
     imported by it) parsed once and checked against all of it.
 
     Files that cannot matter are settled on their bytes. A module that is not reported on
-    is read only when a question reaches it: from the cache, else parsed."""
+    is read only when a question reaches it: from the cache, else parsed; with the cache,
+    one whose stamp is the one the last run recorded is not even read for its digest,
+    prefilter and imports (:class:`~a2alint.cache.Stamps`)."""
 
     def __init__(
         self, linter: Linter, files: list[tuple[str, Path, Settings]], context=(), fix: str | None = None, cache=None,
@@ -646,16 +649,20 @@ class ProjectRun:
             self.entries.setdefault(resolved(item[1]), item)
         self.data: dict[Path, bytes | None] = {}
         self.errors: dict[Path, OSError] = {}
+        self._read = read
+        #: What each file's bytes told, kept by stamp for the next run (none for an
+        #: editor's buffers, which have no stamp); a file the stamps vouch for is read
+        #: only when its bytes are needed.
+        self.stamps = cache.stamps() if cache is not None and read is None else None
+        self._scanned_files: dict[Path, Scanned] = {}
+        reported = {resolved(item[1]) for item in files}
         for real, (_, path, settings) in self.entries.items():
-            try:
-                self.data[real] = read(path) if read is not None else read_source(path, settings.max_file_size)
-            except OSError as error:
-                self.data[real], self.errors[real] = None, error
-        seeds = [
-            p for p, (_, _, settings) in self.entries.items()
-            if self.data[p] is not None
-            and (not linter.prefilter or scans.of(("matters", id(settings)), p, self.data[p], lambda d, s=settings: apimodel.may_matter(d, s)))
-        ]
+            vouched = self.stamps.vouched(real, settings.max_file_size) if self.stamps is not None and real not in reported else None
+            if vouched is not None:
+                self._scanned_files[real] = vouched
+            else:
+                self._read_file(real)
+        seeds = [p for p, (_, _, settings) in self.entries.items() if self._may_matter(p, settings)]
         self.index: ModuleIndex | None = None
         self.graph = ImportGraph()
         self.component: set[Path] = set()
@@ -665,18 +672,17 @@ class ProjectRun:
         if seeds:
             root = _project_root(self.entries)
             self.index = index = scans.index(root, self.entries)
-            self.graph = ImportGraph.scan(
-                index, lambda p, entry: scans.of(("imports", id(index)), p, self.data[p] or b"", lambda d: index.imported_by(d, entry))
-            )
+            self.graph = ImportGraph.scan(index, lambda p, entry: index.imports_of(self._told(p, "statements", import_statements), entry))
             #: What a question may read beyond the A2A code (see :meth:`checks`): a module
             #: farther than this from it (a framework's own internals) is opaque, never
             #: parsed for a summary.
             self.component = self.graph.around(seeds, READ_HOPS)
-        digest = hashlib.sha256()
+        depends = hashlib.sha256()
         for path in sorted(self.component, key=str):
-            data = self.data[path] or b""
-            digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + scans.of("digest", path, data, lambda d: hashlib.sha256(d).digest()))
-        self.depends = digest.hexdigest()
+            depends.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + self._told(path, "digest", digest))
+        self.depends = depends.hexdigest()
+        if self.stamps is not None:
+            self.stamps.save(self._scanned_files)
         self.project = Project(self.index, self.graph, self._load)
         self.project.locator = self._locate
         self.project.mentions = self._mentions
@@ -686,6 +692,50 @@ class ProjectRun:
         self._analyses: dict[tuple, Analysis] = {}
         #: The facts other processes of a pool parsed, unpickled only when a question reaches them.
         self.shipped: dict[Path, bytes] = {}
+
+    # -- the files' bytes --
+    def source(self, path: Path) -> bytes | None:
+        """The bytes of a file of the project (None when it cannot be read), read now if the
+        stamps vouched for it so far."""
+        if path not in self.data and path in self.entries:
+            self._read_file(path)
+        return self.data.get(path)
+
+    def _read_file(self, real: Path) -> None:
+        _, path, settings = self.entries[real]
+        if self.stamps is not None:
+            known = self._scanned_files.get(real)
+            self._scanned_files[real] = self.stamps.stamped(real) if known is None or known.stamp is None else known
+        try:
+            self.data[real] = self._read(path) if self._read is not None else read_source(path, settings.max_file_size)
+        except OSError as error:
+            self.data[real], self.errors[real] = None, error
+            self._scanned_files.pop(real, None)
+
+    def _may_matter(self, path: Path, settings: Settings) -> bool:
+        """Whether the file can yield a finding (the prefilter), from its record when it has one."""
+        record = self._scanned_files.get(path)
+        api = apimodel.api_key(settings)
+        if record is not None and api in record.matters:
+            return record.matters[api]
+        data = self.source(path)
+        if data is None:
+            return False
+        answer = not self.linter.prefilter or self.scans.of(("matters", api), path, data, lambda d: apimodel.may_matter(d, settings))
+        if record is not None and self.linter.prefilter:
+            record.matters[api] = answer
+        return answer
+
+    def _told(self, path: Path, field: str, scan: Callable[[bytes], object]):
+        """What the file's bytes tell (``field`` of its record): from its record when that
+        has it, else scanned (and recorded)."""
+        record = self._scanned_files.get(path)
+        found = getattr(record, field, None)
+        if found is None:
+            found = self.scans.of(field, path, self.source(path) or b"", scan)
+            if record is not None:
+                setattr(record, field, found)
+        return found
 
     def checks(self, path: Path) -> bool:
         """Whether ``path`` is checked as part of the project's A2A code: an A2A module, or
@@ -717,14 +767,16 @@ class ProjectRun:
     }
 
     def _scanned(self, kind: str, path: Path):
-        return self.scans.of(kind, path, self.data.get(path) or b"", self._SCANNERS[kind])
+        return self.scans.of(kind, path, self.source(path) or b"", self._SCANNERS[kind])
 
     # -- the files --
     def _key(self, path: Path) -> str | None:
-        if self.cache is None or self.data.get(path) is None:
+        if self.cache is None or path not in self.entries:
+            return None
+        if path not in self._scanned_files and self.source(path) is None:  # (a record is of a file that was read)
             return None
         display, _, settings = self.entries[path]
-        return self.cache.key(self.data[path], display, settings.fingerprint(self.linter.enabled(settings, path)))
+        return self.cache.key(self._told(path, "digest", digest), display, settings.fingerprint(self.linter.enabled(settings, path)))
 
     def prepare(self, path: Path) -> Prepared:
         """Read and parse one module of the project's A2A code."""
@@ -733,7 +785,7 @@ class ProjectRun:
             display, real, settings = self.entries[path]
             buffer = Buffer(self.reparser, path) if self.reparser is not None and path in self.transient else None
             found = self.prepared[path] = self.linter.prepare(
-                self.data[path] or b"", display, real, settings, self.fix, matters=True, buffer=buffer
+                self.source(path) or b"", display, real, settings, self.fix, matters=True, buffer=buffer
             )
             if found.model is not None:
                 found.model.in_project = not found.model.is_a2a
@@ -790,7 +842,7 @@ class ProjectRun:
         self.project.release()
 
     def _mentions(self, path: Path, name: str) -> bool:
-        return path in self.data and name.encode() in self._scanned("words", path)
+        return path in self.entries and name.encode() in self._scanned("words", path)
 
     # -- places in other modules --
     def _locate(self, model: ModuleModel, fact) -> Related:
@@ -800,7 +852,7 @@ class ProjectRun:
         display = self.entries.get(path, (model.path,))[0]
         live = self._live.get(path)
         if live is None and path not in self._live:
-            prepared = self.linter.prepare(self.data.get(path) or b"", display, path, self.entries[path][2], matters=True) if path in self.entries else None
+            prepared = self.linter.prepare(self.source(path) or b"", display, path, self.entries[path][2], matters=True) if path in self.entries else None
             live = self._live[path] = prepared.model if prepared is not None else None
             if prepared is not None and prepared.text is not None:
                 self._texts[path] = prepared.text
@@ -818,12 +870,12 @@ class ProjectRun:
         if real in self.errors:
             return _unreadable(self.linter, display, path, settings, self.errors[real])
         if not self.checks(real):
-            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.data[real])
+            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.source(real))
         key = self._key(real) if self.fix is None else None
         if key is not None:
             cached = self.cache.get(key, self.depends)
             if cached is not None:
-                return FileResult(display, cached, data=self.data[real] or b"")
+                return FileResult(display, cached, data=self.source(real) or b"")
         return None
 
     def check(self, index: int) -> FileResult:
@@ -918,10 +970,10 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
 
     shares: list[list[int]] = [[] for _ in range(jobs)]
     loads = [0] * jobs
-    for i in sorted(pending, key=lambda i: -len(run.data[resolved(run.files[i][1])] or b"")):
+    for i in sorted(pending, key=lambda i: -len(run.source(resolved(run.files[i][1])) or b"")):
         least = loads.index(min(loads))
         shares[least].append(i)
-        loads[least] += len(run.data[resolved(run.files[i][1])] or b"")
+        loads[least] += len(run.source(resolved(run.files[i][1])) or b"")
     context = multiprocessing.get_context("fork")
     workers = []
     for share in shares:
@@ -975,7 +1027,7 @@ def _check_alone(run: ProjectRun, index: int, context) -> FileResult:
         process.join(timeout=5)
         display, path, settings = run.files[index]
         how = f"signal {-process.exitcode}" if process.exitcode and process.exitcode < 0 else f"exit status {process.exitcode}"
-        result = FileResult(display, data=run.data.get(resolved(path)) or b"")
+        result = FileResult(display, data=run.source(resolved(path)) or b"")
         result.errors.append(
             f"internal error on {display}: the process checking it died ({how}); the other files were checked\n"
             "  please report this as a bug, with the file if you can share it"
