@@ -506,6 +506,10 @@ class ModuleModel:
     #: The last version of an edited buffer, for its positions to start from
     #: (``a2alint.positions.Earlier``); taken by the first placement.
     earlier: Any = None
+    #: Where the lines that begin its top-level statements and clauses start
+    #: (``a2alint.nesting.Nesting.tops``): its positions are then placed a top-level
+    #: statement at a time, the ones asked for only.
+    tops: "tuple[int, ...] | None" = None
 
     @property
     def calls(self) -> Iterator[Call]:
@@ -517,7 +521,7 @@ class ModuleModel:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None, fragments=None, earlier=None)
+        state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None, fragments=None, earlier=None, tops=None)
         return state
 
     def release(self) -> None:

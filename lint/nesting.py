@@ -110,6 +110,9 @@ _LITERALS = {
 }
 
 T = TypeVar("T")
+#: What a line that is not a top-level statement's starts with (``\f`` counts as
+#: indentation to CPython: a file with one is placed whole).
+_NOT_CODE = frozenset(" \t\f\r\n#")
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,9 @@ class Nesting:
     depth: int
     #: ``(line, column, message)`` of an ``AC000``, or None when the file can be parsed.
     refusal: tuple[int, int, str] | None = None
+    #: Where the lines that begin a top-level statement or clause start (offsets of the
+    #: logical lines with code in their first column), when the whole text was read.
+    tops: tuple[int, ...] | None = None
 
     @classmethod
     def of(cls, text: str) -> "Nesting":
@@ -135,6 +141,7 @@ class Nesting:
         counts: list[int] = []  # ``count`` of each enclosing bracket, while inside a nested one
         count = 0  # levels since the last comma of the innermost bracket
         statement = deepest = cost = strings = 0  # ``strings``: adjacent strings so far
+        ends = [0]  # where each logical line starts
         #: The f-strings being read, innermost last: ``[text, spec, quote, strings, level,
         #: fields]``: the patterns of its text and format specs, its quote, ``strings`` once
         #: it ends, ``len(counts)`` where it starts, and its open fields as ``[len(counts)
@@ -193,6 +200,7 @@ class Nesting:
                     else:  # a newline that ends a statement
                         cost += statement * statement if statement > ROOMY else 0
                         statement = count = 0
+                        ends.append(match.end())
                         continue
                 here = starts[-1] + count
                 if here > statement:
@@ -260,7 +268,8 @@ class Nesting:
         cost += (STRING_COST * strings * strings if strings > ROOMY else 0) + (statement * statement if statement > ROOMY else 0)
         if cost > MAX_COST:
             return cls(deepest, (1, 1, "nested too deeply to check (too many deeply nested statements)"))
-        return cls(deepest)
+        size = len(text)
+        return cls(deepest, None, tuple(at for at in ends if at < size and text[at] not in _NOT_CODE))
 
     def run(self, function: Callable[..., T], *args) -> T:
         """``function(*args)``, on a thread with room for this depth when it is deep."""

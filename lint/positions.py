@@ -4,14 +4,18 @@ libcst knows positions only by generating code, which costs nearly half a parse 
 the statements of a typical client module. CPython's parser (parsing only: nothing is
 run) costs a fourteenth of one and places statements, calls, tests and parameters
 exactly where libcst would: its statements are paired with libcst's, and the calls of
-each statement in source order. What it cannot place (an expression of another kind,
-a statement CPython cannot pair, a file it cannot parse) is placed by generating code
-for the innermost statement that holds it, as before, or the whole module.
+each statement in source order. Only the top-level statements that hold a node asked
+about are parsed, each on its own: the nesting scan has already found the lines they
+start on (most findings sit in a few functions of a module). What CPython cannot place
+(an expression of another kind, a statement CPython cannot pair, a file it cannot
+parse) is placed by generating code for the innermost statement that holds it, as
+before, or the whole module.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from typing import Iterable
 
@@ -66,23 +70,63 @@ class Positions:
         self._ast: dict[int, list[ast.stmt]] = {}  # id(libcst statement) -> CPython's statements
         self._placed: set[int] = set()
         self._rough: set[int] = set()  # generated nodes whose end may be inexact (not asked as spans)
+        #: id(top-level statement) -> where its text starts and ends and its first line, for
+        #: each one not parsed yet (None once the text is parsed whole).
+        self._unparsed: dict[int, tuple[int, int, int]] | None = None
         if "\r" in text.replace("\r\n", ""):  # a bare CR: the parsers may count lines apart
             return
+        self._text, self._lines = text, text.splitlines()
         earlier, model.earlier = getattr(model, "earlier", None), None
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # SyntaxWarnings are the interpreter's business, not ours
-                body = (_reused(model.module, text, earlier) if earlier is not None else None) or ast.parse(text).body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tops = getattr(model, "tops", None)
+        if earlier is None and tops is not None and not text.startswith("\ufeff"):
+            self._unparsed = _top_level_spans(text, tops, model.module.body)
+        if self._unparsed is not None:
+            self.starts = {}
+        else:
+            self._parse_whole(earlier)
+
+    def _parse_whole(self, earlier: "Earlier | None" = None) -> None:
+        """Pair every statement with CPython's parse of the whole text (from the ``earlier``
+        version's where it can be)."""
+        self._unparsed = None
+        self.starts, self._ast = None, {}
+        body = _parsed(lambda: (_reused(self.model.module, self._text, earlier) if earlier is not None else None) or ast.parse(self._text).body)
+        if body is not None:
+            self.starts = {}
+            if not self._pair(self.model.module.body, body, []):
+                self.starts, self._ast = None, {}
+
+    def _open(self, node: cst.CSTNode) -> None:
+        """Parse the top-level statement that holds ``node``, if it is not parsed yet; the
+        whole text if it does not parse alone or does not pair."""
+        statement = self.model.statement_of.get(id(node), node)
+        parent = self.model.parent_statement.get(id(statement))
+        while parent is not None:
+            statement, parent = parent, self.model.parent_statement.get(id(parent))
+        span = self._unparsed.pop(id(statement), None) if self._unparsed else None
+        if span is None:
             return
-        self._lines = text.splitlines()
-        self.starts = {}
-        if not self._pair(model.module.body, body, []):
-            self.starts, self._ast = None, {}
+        start, end, line = span
+        # Blank lines ahead put its lines where they are (cheaper than moving its nodes).
+        piece = _parsed(lambda: ast.parse("\n" * (line - 1) + self._text[start:end]))
+        if piece is None:
+            self._parse_whole()
+            return
+        if not self._pair([statement], piece.body, []):
+            self._parse_whole()
+
+    def complete(self) -> None:
+        """Parse every top-level statement not parsed yet (what :meth:`top_level` and a
+        reparse of the next version need)."""
+        for statement in self.model.module.body:
+            if not self._unparsed:
+                return
+            self._open(statement)
 
     def top_level(self) -> dict[int, list[ast.stmt]]:
         """CPython's statements for each top-level statement, for the next version of the
         text to start from (see :class:`Earlier`)."""
+        self.complete()
         return {id(s): self._ast[id(s)] for s in self.model.module.body if id(s) in self._ast}
 
     @classmethod
@@ -143,6 +187,8 @@ class Positions:
         """Place ``statement`` (once) and its calls, test, parameters and ``with`` items."""
         if id(statement) in self._placed:
             return
+        if self._unparsed:
+            self._open(statement)
         self._placed.add(id(statement))
         nodes = self._ast.get(id(statement))
         if not nodes:
@@ -221,6 +267,10 @@ class Positions:
             statement_of = self.model.statement_of
             for node in wanted:
                 if node not in self.ranges:
+                    if self._unparsed:
+                        self._open(node)
+                    if self.starts is None:
+                        break
                     holder = node if id(node) in self._ast else statement_of.get(id(node))
                     if holder is not None:
                         self._place(holder)
@@ -277,6 +327,54 @@ def _ast_calls(node: ast.AST) -> list[ast.Call]:
 def _is_if_elif(statement: cst.CSTNode) -> bool:
     """Whether ``statement`` is an ``if`` (or ``elif``) followed by an ``elif``."""
     return isinstance(statement, cst.If) and isinstance(statement.orelse, cst.If)
+
+
+def _parsed(parse):
+    """``parse()``, or None where CPython refuses the text. SyntaxWarnings are the
+    interpreter's business, not ours."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return parse()
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+#: A logical line in the first column that goes on a compound statement.
+_CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
+#: The line a top-level statement's decorators lead to.
+_DEFINITION = re.compile(r"(?:async[ \t]+)?(?:def|class)\b")
+
+
+def _top_level_spans(text: str, tops: tuple[int, ...], body) -> dict[int, tuple[int, int, int]] | None:
+    """Where each of the top-level statements ``body`` starts and ends in ``text``, and its
+    first line, read from ``tops`` (the logical lines with code in their first column,
+    :attr:`a2alint.nesting.Nesting.tops`): each begins a statement, except the clauses
+    that go on one (``else``, ``except``...) and the lines its decorators lead to. None
+    when that does not give one line per statement."""
+    found: list[int] = []
+    decorated = False
+    for at in tops:
+        if decorated:
+            if text.startswith("@", at):
+                continue
+            if not _DEFINITION.match(text, at):
+                return None
+            decorated = False
+        elif _CLAUSE.match(text, at):
+            if not found:
+                return None
+        else:
+            found.append(at)
+            decorated = text.startswith("@", at)
+    if decorated or len(found) != len(body):
+        return None
+    spans, line, last = {}, 1, 0
+    for statement, start, end in zip(body, found, [*found[1:], len(text)]):
+        line += text.count("\n", last, start)
+        spans[id(statement)] = (start, end, line)
+        last = start
+    return spans
 
 
 class Earlier:

@@ -114,6 +114,8 @@ class Reparser:
             self.forget(key)
             return
         positions = model.positions
+        if positions is not None:
+            positions.complete()  # (a buffer's are placed whole; a file's a statement at a time)
         starts = positions.starts if positions is not None else None
         trees = positions.top_level() if starts is not None else None
         self._last[key] = _Parsed(text, model.module, starts, positions is not None, model.fragments, trees, nesting)

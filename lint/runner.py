@@ -174,7 +174,9 @@ class Linter:
             self._unparsable(result, enabled, 1, 1, "a2alint's parser crashed on this file (nested too deeply for it); please report this as a bug")
             return prepared
         prepared.text, prepared.nesting = text, nesting
-        prepared.model = nesting.run(self._parse, prepared)
+        prepared.model = model = nesting.run(self._parse, prepared)
+        if model is not None and buffer is None:  # (a buffer's are placed whole: its next version starts from them)
+            model.tops = nesting.tops
         return prepared
 
     def _parse(self, prepared: "Prepared") -> ModuleModel | None:

@@ -214,3 +214,101 @@ def test_a_file_that_cannot_parse_gets_its_ac000_when_it_could_matter():
     assert [d.code for d in lint_source("from a2a.client import A2AClient\n\ndef f(:\n").diagnostics] == ["AC000"]
     assert lint_source("import os\n\ndef f(:\n").diagnostics == []
     assert [d.code for d in lint_source("import os\n\ndef f(:\n", prefilter=False).diagnostics] == ["AC000"]
+
+
+# --- positions placed a top-level statement at a time ---------------------------------------------
+
+TOP_LEVEL_SHAPES = [
+    '"""Module doc."""\nimport a2a  # x\n\n\n@traced\n# a comment between\n@retry(times=3,\n       delay=1)\nasync def f(card):\n    s = """\nfoo = card.url\n"""\n    return s\n',
+    "try:\n    import httpx\nexcept ImportError:\n    httpx = None\nelse:\n    pass\nfinally:\n    x = 1\n",
+    "if x:\n    y = g(1)\nelif z:\n    y = g(2)\nelse:\n    y = g(3)\na = 1; b = h(a)\n",
+    "x = [1,\n2, f(3)]\ny = 1 + \\\n    k(2)\n@dataclass\nclass C:\n    card: dict\n",
+    "s = '''\nelse\n@x\ndef g(): pass\n'''\ndef g():\n    return f(s)\n",
+    "s = '''\n@x'''\ndef g():\n    return f(s)\n",
+    "match = re.match('a', b)\nmatch match:\n    case 1:\n        f(1)\n",
+    "async def f():\n    pass\n\x0cdef g():\n    return f()\n",
+    "\ufeffimport a2a\nf(a2a)\n",
+    "x = f'{a\n}'\ny = g(x)\n",
+    "def f(): return g(1)\n# trailing comment\n",
+]
+
+
+def _model_of(text):
+    import libcst as cst
+
+    from a2alint.model import build_model
+    from a2alint.nesting import Nesting
+
+    model = build_model(cst.parse_module(text), "x.py")
+    model.tops = Nesting.of(text).tops
+    return model
+
+
+def _facts(model):
+    nodes = [f.node for s in model.scopes for f in (*s.calls, *s.binds, *s.tests, *s.exits, *s.frames)]
+    return nodes + [p.node for s in model.scopes for p in s.params]
+
+
+def _texts_and_shapes():
+    texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples()) + TOP_LEVEL_SHAPES
+    import libcst as cst
+
+    for text in texts:
+        try:
+            cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            continue
+        yield text
+
+
+def test_top_level_statements_split_where_cpython_starts_them():
+    """Each top-level statement's text starts on the line of its first token (its first
+    decorator), as CPython's parse of the whole text says; a text that cannot be split so
+    is placed whole."""
+    split = whole = 0
+    for text in _texts_and_shapes():
+        model = _model_of(text)
+        spans = positions._top_level_spans(text, model.tops, model.module.body) if model.tops is not None else None
+        if spans is None:
+            whole += 1
+            continue
+        split += 1
+        truth = positions.Positions(model, text)
+        truth._parse_whole()
+        if truth.starts is None:  # CPython's statements do not pair with libcst's: generated
+            continue
+        for statement in model.module.body:
+            first = truth._ast[id(statement)][0]
+            line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+            assert spans[id(statement)][2] == line, text
+    assert split > 60 and whole >= 1  # the form feed (strings that look like code are read as strings)
+
+
+def test_positions_placed_a_statement_at_a_time_are_the_ones_libcst_generates():
+    """What a statement-at-a-time placement places is where libcst's PositionProvider puts
+    it, and it parses only the top-level statements it is asked about."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    placed = partial = 0
+    for text in _texts_and_shapes():
+        model = _model_of(text)
+        where = positions.Positions(model, text)
+        facts = _facts(model)
+        asked = facts[: max(1, len(facts) // 3)]
+        truth = MetadataWrapper(model.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        for batch in (asked, facts):  # some, then all
+            found = where.get(batch)
+            for node in batch:  # (a generated node's start is exact, its end too unless rough)
+                assert found[node].start == truth[node].start, (type(node).__name__, model.module.code_for_node(node))
+                assert id(node) in where._rough or found[node] == truth[node], (type(node).__name__, model.module.code_for_node(node))
+            placed += len(batch)
+            if batch is asked and where._unparsed:
+                partial += 1
+    assert placed > 1000 and partial > 20
+
+
+def test_findings_placed_a_statement_at_a_time_are_the_ones_a_whole_parse_places(monkeypatch):
+    texts = [p.read_text(encoding="utf-8") for p in SOURCES] + list(_rule_examples()) + TOP_LEVEL_SHAPES
+    by_statement = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
+    monkeypatch.setattr(positions, "_top_level_spans", lambda *args: None)
+    assert [_shape(lint_source(text, preview=True)) + _related(text) for text in texts] == by_statement
