@@ -345,7 +345,7 @@ class Stamps:
             return None
         if not (isinstance(entry[1], (bytes, type(None))) and isinstance(entry[2], dict) and isinstance(entry[3], (tuple, type(None)))):
             return None  # not what this version writes
-        return Scanned(*entry)
+        return Scanned(entry[0], entry[1], dict(entry[2]), entry[3])  # (its answers may grow: compared at save)
 
     @staticmethod
     def stamped(path: Path) -> Scanned:
