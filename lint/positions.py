@@ -187,8 +187,6 @@ class Positions:
         """Place ``statement`` (once) and its calls, test, parameters and ``with`` items."""
         if id(statement) in self._placed:
             return
-        if self._unparsed:
-            self._open(statement)
         self._placed.add(id(statement))
         nodes = self._ast.get(id(statement))
         if not nodes:

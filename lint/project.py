@@ -159,13 +159,9 @@ class ModuleIndex:
                 return module, ".".join(parts[end:])
         return None
 
-    def imported_by(self, data: bytes, importer: ModuleFile) -> set[Path]:
-        """The project files a file's text imports, read from its bytes without parsing (a
-        superset: an import inside a string counts too)."""
-        return self.imports_of(import_statements(data), importer)
-
     def imports_of(self, statements: Iterable[Statement], importer: ModuleFile) -> set[Path]:
-        """The project files ``statements`` (a file's :func:`import_statements`) import."""
+        """The project files ``statements`` (a file's :func:`import_statements`) import: read
+        from its bytes without parsing, a superset (an import inside a string counts too)."""
         found: set[Path] = set()
         for statement in statements:
             # A statement means the same in every file of one folder and package.
@@ -246,7 +242,7 @@ class ImportGraph:
     @classmethod
     def scan(cls, index: ModuleIndex, imports_of: Callable[[Path, ModuleFile], set[Path]]) -> "ImportGraph":
         """The graph of ``index``'s files; ``imports_of(path, entry)``: what a file imports
-        (:meth:`ModuleIndex.imported_by` on its bytes)."""
+        (:meth:`ModuleIndex.imports_of` its import statements)."""
         graph = cls()
         for path, entry in index.by_path.items():
             targets = imports_of(path, entry)

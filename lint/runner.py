@@ -717,14 +717,16 @@ class ProjectRun:
     def _may_matter(self, path: Path, settings: Settings) -> bool:
         """Whether the file can yield a finding (the prefilter), from its record when it has one."""
         record = self._scanned_files.get(path)
+        if not self.linter.prefilter:  # every file that can be read (a record is of one that was)
+            return record is not None or self.source(path) is not None
         api = apimodel.api_key(settings)
         if record is not None and api in record.matters:
             return record.matters[api]
         data = self.source(path)
         if data is None:
             return False
-        answer = not self.linter.prefilter or self.scans.of(("matters", api), path, data, lambda d: apimodel.may_matter(d, settings))
-        if record is not None and self.linter.prefilter:
+        answer = self.scans.of(("matters", api), path, data, lambda d: apimodel.may_matter(d, settings))
+        if record is not None:
             record.matters[api] = answer
         return answer
 

@@ -312,3 +312,21 @@ def test_findings_placed_a_statement_at_a_time_are_the_ones_a_whole_parse_places
     by_statement = [_shape(lint_source(text, preview=True)) + _related(text) for text in texts]
     monkeypatch.setattr(positions, "_top_level_spans", lambda *args: None)
     assert [_shape(lint_source(text, preview=True)) + _related(text) for text in texts] == by_statement
+
+
+def test_a_checked_file_s_positions_parse_only_the_statements_its_findings_are_in(monkeypatch):
+    """The runner hands the nesting scan's lines to the model: a check of a module whose
+    finding sits in one of its functions parses that function alone."""
+    made = []
+    init = positions.Positions.__init__
+
+    def keeping(self, model, text):
+        init(self, model, text)
+        made.append(self)
+
+    monkeypatch.setattr(positions.Positions, "__init__", keeping)
+    helpers = "".join(f"\n\ndef helper_{i}(x):\n    return x + {i}\n" for i in range(5))
+    text = FIXABLE + helpers
+    assert lint_source(text).diagnostics
+    [where] = made
+    assert where._unparsed is not None and len(where._unparsed) >= 5  # the helpers were never parsed

@@ -10,7 +10,7 @@ import pytest
 
 from a2alint.config import Settings
 from a2alint.paths import _resolved
-from a2alint.project import _IMPORT, ModuleIndex, _import_statements
+from a2alint.project import _IMPORT, ModuleIndex, _import_statements, import_statements
 from a2alint.registry import load_rules
 from a2alint.runner import Linter, ProjectRun
 
@@ -56,7 +56,7 @@ def test_one_statement_resolves_per_folder(tmp_path):
 
     def imports(name: str) -> set[str]:
         entry = index.entry(root / name)
-        return {str(p.relative_to(root)) for p in index.imported_by((root / name).read_bytes(), entry)}
+        return {str(p.relative_to(root)) for p in index.imports_of(import_statements((root / name).read_bytes()), entry)}
 
     assert imports("pkg/__init__.py") == {"pkg/a.py"}
     assert imports("pkg/b.py") == {"pkg/a.py"}
@@ -116,7 +116,7 @@ def test_a_dotted_file_name_has_a_package_of_its_own(tmp_path):
         index = ModuleIndex(tmp_path, [tmp_path / name for name in files])
         answers = {}
         for name in order:
-            found = index.imported_by((root / name).read_bytes(), index.entry(root / name))
+            found = index.imports_of(import_statements((root / name).read_bytes()), index.entry(root / name))
             answers[name] = {str(p.relative_to(root)) for p in found}
         assert answers["pkg/b.py"] == {"pkg/a.py"}, order
         assert answers["pkg/conf.local.py"] != {"pkg/a.py"}, order  # `pkg.conf` has no module `a`
