@@ -21,7 +21,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, TypeVar
 
 import libcst as cst
 
@@ -75,6 +75,9 @@ class FileResult:
     fixes_applied: int = 0
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class Prepared:
     """A file read and parsed, waiting for the project to be checked against."""
@@ -89,6 +92,8 @@ class Prepared:
     model: ModuleModel | None = None
     #: An editor's buffer, parsed and modelled from its last version (see :mod:`a2alint.reparse`).
     buffer: Buffer | None = None
+    #: The parsed text while it waits to be modelled (see :meth:`Linter.prepare`).
+    tree: cst.Module | None = None
 
 
 class Linter:
@@ -125,12 +130,16 @@ class Linter:
     # -- one file, in two steps: read and parse, then check against the project --
     def prepare(
         self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None, matters: bool = False,
-        buffer: Buffer | None = None,
+        buffer: Buffer | None = None, build: bool = True,
     ) -> "Prepared":
         """Read ``data`` (the bytes of ``path``) and parse it (from the ``buffer``'s last
         version, when it is an editor's). What it settles (a file that cannot be read,
         decoded or parsed, one the prefilter rules out unless it ``matters`` to the
-        project's A2A code) is in the result; otherwise the model is ready to check."""
+        project's A2A code) is in the result; otherwise the model is ready to check.
+        With ``build`` false the tree waits for :meth:`build` to be modelled: a run of
+        many files parses them all, then models them all, then checks them, and each
+        step keeps its own code and data in the processor's caches (interleaved, the
+        same work took 11% longer on the benchmark's project)."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
         prepared = Prepared(result, path, settings, enabled, fix, buffer=buffer)
@@ -174,16 +183,27 @@ class Linter:
             self._unparsable(result, enabled, 1, 1, "a2alint's parser crashed on this file (nested too deeply for it); please report this as a bug")
             return prepared
         prepared.text, prepared.nesting = text, nesting
-        prepared.model = model = nesting.run(self._parse, prepared)
-        if model is not None and buffer is None:  # (a buffer's are placed whole: its next version starts from them)
-            model.tops = nesting.tops
+        prepared.tree = nesting.run(self._settled, self._tree_of, prepared, text, display, enabled, buffer)
+        return self.build(prepared) if build else prepared
+
+    def build(self, prepared: "Prepared") -> "Prepared":
+        """Model the tree :meth:`prepare` parsed (once; then the tree is the model's)."""
+        tree, prepared.tree = prepared.tree, None
+        if tree is None or prepared.nesting is None:
+            return prepared
+        model = prepared.model = prepared.nesting.run(
+            self._settled, self._model_from, prepared, tree, prepared.result.display, prepared.settings, prepared.enabled, prepared.buffer
+        )
+        if model is not None and prepared.buffer is None:  # (a buffer's are placed whole: its next version starts from them)
+            model.tops = prepared.nesting.tops
         return prepared
 
-    def _parse(self, prepared: "Prepared") -> ModuleModel | None:
-        """The model of the prepared text, or None with its ``AC000`` in the result."""
+    def _settled(self, step: Callable[..., T], prepared: "Prepared", *args) -> T | None:
+        """``step(*args)`` (a parse or a model of the prepared text), or None with its
+        ``AC000`` or internal error in the result."""
         try:
             with _collector_paused():
-                return self.model_of(prepared.text or "", prepared.result.display, prepared.settings, prepared.enabled, prepared.buffer)
+                return step(*args)
         except _Refused as refused:  # added to the AC001 of a file parsed only to fix its noqa
             prepared.result.diagnostics += refused.diagnostics
         except Exception as error:  # the engine itself failed on this file: said, never a traceback
@@ -199,6 +219,11 @@ class Linter:
         buffer: Buffer | None = None,
     ) -> ModuleModel:
         """Parse ``text`` once into its model; a file that cannot be parsed or modelled is
+        refused with its ``AC000``."""
+        return self._model_from(self._tree_of(text, display, enabled, buffer), display, settings, enabled, buffer)
+
+    def _tree_of(self, text: str, display: str, enabled: frozenset[str], buffer: Buffer | None = None) -> cst.Module:
+        """``text`` parsed (from the ``buffer``'s last version, when it is an editor's), or
         refused with its ``AC000``."""
         try:
             module = buffer.parse(text) if buffer is not None else cst.parse_module(text)
@@ -222,6 +247,12 @@ class Linter:
             else:
                 message = f"cannot parse: Python accepts this file but a2alint's parser does not ({error}); please report this as a bug"
             raise _Refused(self._unparsable(FileResult(display), enabled, line, column, message).diagnostics) from None
+        return module
+
+    def _model_from(
+        self, module: cst.Module, display: str, settings: Settings, enabled: frozenset[str], buffer: Buffer | None = None
+    ) -> ModuleModel:
+        """The model of a parsed ``module``, or a refusal with its ``AC000``."""
         try:
             model = buffer.build(module, display) if buffer is not None else build_model(module, display)
             apimodel.annotate(model, settings.api)
@@ -783,14 +814,23 @@ class ProjectRun:
         return self.cache.key(self._told(path, "digest", digest), display, settings.fingerprint(self.linter.enabled(settings, path)))
 
     def prepare(self, path: Path) -> Prepared:
-        """Read and parse one module of the project's A2A code."""
-        found = self.prepared.get(path)
-        if found is None:
-            display, real, settings = self.entries[path]
-            buffer = Buffer(self.reparser, path) if self.reparser is not None and path in self.transient else None
-            found = self.prepared[path] = self.linter.prepare(
-                self.source(path) or b"", display, real, settings, self.fix, matters=True, buffer=buffer
-            )
+        """Read, parse and model one module of the project's A2A code."""
+        return self.prepare_all([path])[0]
+
+    def prepare_all(self, paths: list[Path]) -> list[Prepared]:
+        """Read and parse the modules of ``paths`` not prepared yet, then model them (in
+        two steps: see :meth:`Linter.prepare`)."""
+        parsed = []
+        for path in paths:
+            if path not in self.prepared:
+                display, real, settings = self.entries[path]
+                buffer = Buffer(self.reparser, path) if self.reparser is not None and path in self.transient else None
+                self.prepared[path] = self.linter.prepare(
+                    self.source(path) or b"", display, real, settings, self.fix, matters=True, buffer=buffer, build=False
+                )
+                parsed.append(path)
+        for path in parsed:
+            found = self.linter.build(self.prepared[path])
             if found.model is not None:
                 found.model.in_project = not found.model.is_a2a
                 self._texts[path] = found.text or ""
@@ -799,7 +839,7 @@ class ProjectRun:
                 key = self._key(path) if path not in self.transient else None
                 if key is not None:
                     self.cache.put_facts(key, found.model)
-        return found
+        return [self.prepared[path] for path in paths]
 
     def _load(self, path: Path) -> ModuleModel | None:
         """A module a question reaches: its facts from another process of the pool or the
@@ -955,6 +995,7 @@ def check_files(
         pending = [i for i, r in enumerate(results) if r is None]
         jobs = jobs or available_cpus()
         if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
+            run.prepare_all([resolved(run.files[i][1]) for i in pending])
             for i in pending:
                 results[i] = run.check(i)
         else:
@@ -1078,9 +1119,8 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
 
     try:
         mine = {}
-        for i in share:
-            path = resolved(run.files[i][1])
-            prepared = run.prepare(path)
+        paths = [resolved(run.files[i][1]) for i in share]
+        for path, prepared in zip(paths, run.prepare_all(paths)):
             if prepared.model is not None:
                 mine[str(path)] = pickle.dumps(prepared.model, protocol=pickle.HIGHEST_PROTOCOL)
         connection.send(mine)
