@@ -154,6 +154,13 @@ class Flow:
         self._keys: dict[tuple, frozenset[str]] = {}
         self._holding: dict[tuple, bool] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
+        #: What a call does, as the project's analysis answers it: ``roles(call)``, its
+        #: roles; ``chain(call, role)``, the calls from it down to the one that plays
+        #: ``role`` (through project functions, in any module): ``[call]`` when it plays it
+        #: itself, ``[]`` when nothing does. Bound here, not wrapped: the rules ask
+        #: hundreds of thousands of times.
+        self.roles = analysis.roles
+        self.chain = analysis.chain
 
     # -- places --
     def local_node(self, target: object) -> cst.CSTNode | None:
@@ -178,15 +185,7 @@ class Flow:
             model = self.analysis.model_of(target.scope)
         return self.analysis.project.locate(model, target)
 
-    # -- what calls do --
-    def roles(self, call: Call) -> frozenset[str]:
-        return self.analysis.roles(call)
-
-    def chain(self, call: Call, role: str) -> list[Call]:
-        """The calls from ``call`` down to the one that plays ``role`` (through project
-        functions, in any module): ``[call]`` when it plays it itself, ``[]`` when nothing does."""
-        return self.analysis.chain(call, role)
-
+    # -- what calls do (and ``roles``, ``chain``: see ``__init__``) --
     def effective(self, call: Call, role: str) -> Call | None:
         found = self.chain(call, role)
         return found[-1] if found else None

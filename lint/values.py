@@ -311,21 +311,26 @@ class ScopeValues:
         found = cache.get(key)
         if found is not None:
             return found
-        if (id(cache), key) in self._active:
+        active = (id(cache), key)
+        if active in self._active:
             return NOTHING
         spend(self.scope)
-        self._active.add((id(cache), key))
+        self._active.add(active)
         try:
             found = compute()
         finally:
-            self._active.discard((id(cache), key))
+            self._active.discard(active)
         if keep:
             cache[key] = found
         return found
 
     def at(self, key: str, fact: Fact | None) -> frozenset:
         """The atoms ``key`` holds where ``fact`` runs (``None``: anywhere in the function)."""
-        return self._once(self._at, (key, id(fact)), lambda: self._at_uncached(key, fact))
+        memo = (key, id(fact))
+        found = self._at.get(memo)  # (what _once asks first, without building the question)
+        if found is not None:
+            return found
+        return self._once(self._at, memo, lambda: self._at_uncached(key, fact))
 
     def _at_uncached(self, key: str, fact: Fact | None) -> frozenset:
         binds, killed = self.reaching(key, fact)
@@ -776,7 +781,10 @@ class Analysis:
         ``"own"``: the same, but what the object holds comes from wherever it was stored
         (what a function and its object make, without what its callers hand it)."""
         if isinstance(atoms, frozenset):
-            if not any(a[0] in SYMBOLIC for a in atoms):
+            for atom in atoms:  # (a loop, not any(): most answers hold nothing symbolic)
+                if atom[0] in SYMBOLIC:
+                    break
+            else:
                 return atoms
             memo = (atoms, local, depth)
             known = self._resolved.get(memo)
