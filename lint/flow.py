@@ -11,7 +11,7 @@ that a skill is missing?". Answers rest on where values come from
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -145,6 +145,25 @@ class Origin:
         return text
 
 
+class Holding:
+    """The keys of one function whose value has an atom ``want`` accepts (see
+    :meth:`Flow.keys_holding`), each judged when it is first asked about: a question
+    names a few keys of a function that reads dozens, and judging one works out its
+    value. Iterating judges them all."""
+
+    __slots__ = ("_flow", "_scope", "_want", "_guesses")
+
+    def __init__(self, flow: "Flow", scope: Scope, want: Callable[[tuple], bool], guesses: bool) -> None:
+        self._flow, self._scope, self._want, self._guesses = flow, scope, want, guesses
+
+    def __contains__(self, key: object) -> bool:
+        flow = self._flow
+        return key in flow.candidate_keys(self._scope) and flow.key_holds(self._scope, key, self._want, self._guesses)
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in self._flow.candidate_keys(self._scope) if key in self)
+
+
 class Flow:
     """The flow analysis of one module, on the project's value analysis."""
 
@@ -153,6 +172,7 @@ class Flow:
         self.analysis = analysis
         self._keys: dict[tuple, frozenset[str]] = {}
         self._holding: dict[tuple, bool] = {}
+        self._candidates: dict[int, frozenset[str]] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
         #: What a call does, as the project's analysis answers it: ``roles(call)``, its
         #: roles; ``chain(call, role)``, the calls from it down to the one that plays
@@ -230,24 +250,28 @@ class Flow:
     def result(self, call: Call) -> frozenset:
         return self.analysis.resolve(self.analysis.values(call.scope).result(call))
 
-    def keys_holding(self, scope: Scope, want, guesses: bool = True) -> frozenset[str]:
+    def keys_holding(self, scope: Scope, want, guesses: bool = True) -> "Holding":
         """Keys of ``scope`` (bound, parameters, read) whose value has an atom ``want``
         accepts, anywhere in the function."""
         memo = (id(scope), want, guesses)
         found = self._keys.get(memo)
-        if found is not None:
-            return found
-        values = self.analysis.values(scope)
-        candidates = {t for b in scope.binds for t in b.targets} | set(values.params)
-        for fact in (*scope.binds, *scope.tests, *scope.exits):
-            expr = fact.value if isinstance(fact, (Bind, Exit)) else fact.expr
-            candidates |= expr.reads | expr.derived
-        for call in scope.calls:
-            candidates |= {r for a in call.arguments for r in a.value.reads}
-            if call.receiver:
-                candidates.add(call.receiver)
-        candidates = {p for key in candidates for p in prefixes(key)}
-        found = self._keys[memo] = frozenset(key for key in candidates if self.key_holds(scope, key, want, guesses))
+        if found is None:
+            found = self._keys[memo] = Holding(self, scope, want, guesses)
+        return found
+
+    def candidate_keys(self, scope: Scope) -> frozenset[str]:
+        """The keys :meth:`keys_holding` judges: bound, parameters, read, and their prefixes."""
+        found = self._candidates.get(id(scope))
+        if found is None:
+            candidates = {t for b in scope.binds for t in b.targets} | set(self.analysis.values(scope).params)
+            for fact in (*scope.binds, *scope.tests, *scope.exits):
+                expr = fact.value if isinstance(fact, (Bind, Exit)) else fact.expr
+                candidates |= expr.reads | expr.derived
+            for call in scope.calls:
+                candidates |= {r for a in call.arguments for r in a.value.reads}
+                if call.receiver:
+                    candidates.add(call.receiver)
+            found = self._candidates[id(scope)] = frozenset(p for key in candidates for p in prefixes(key))
         return found
 
     def key_holds(self, scope: Scope, key: str, want, guesses: bool = True) -> bool:
@@ -259,15 +283,15 @@ class Flow:
             found = self._holding[memo] = any(want(a) and (guesses or not guessed(a)) for a in atoms)
         return found
 
-    def card_keys(self, scope: Scope, guesses: bool = True) -> frozenset[str]:
+    def card_keys(self, scope: Scope, guesses: bool = True) -> "Holding":
         """Keys that hold a whole Agent Card (or a container of them) in ``scope``."""
         return self.keys_holding(scope, _is_card, guesses)
 
-    def card_data(self, scope: Scope, guesses: bool = True) -> frozenset[str]:
+    def card_data(self, scope: Scope, guesses: bool = True) -> "Holding":
         """Keys holding a card or anything derived from one (``contract = {...card...}``)."""
         return self.keys_holding(scope, _is_card_data, guesses)
 
-    def skill_keys(self, scope: Scope) -> frozenset[str]:
+    def skill_keys(self, scope: Scope) -> "Holding":
         """Keys holding a card's ``skills`` or values derived from them (ids, lookups)."""
         return self.keys_holding(scope, _is_skills)
 
@@ -342,11 +366,6 @@ class Flow:
             ):
                 found.add(call)
         return found
-
-    def from_fetch(self, scope: Scope, fetch: Call) -> frozenset[str]:
-        """Keys of ``scope`` whose value comes from the card ``fetch`` yields."""
-        origins = self.fetched_origins(fetch)
-        return self.keys_holding(scope, lambda a, o=frozenset(map(id, origins)): (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in o)
 
     def depends_on_fetch(self, expr: Expr, fact: Fact, fetch: Call) -> bool:
         """The value of ``expr`` at ``fact`` comes from the card ``fetch`` yields (not from
@@ -896,13 +915,13 @@ class Flow:
         skills = self._skills(scope, bound)
         if kind == "cmp":
             op, left, right = shape[1], shape[2], shape[3]
-            if op in ("in", "not in") and right != "None" and not set(right).isdisjoint(skills):
+            if op in ("in", "not in") and right != "None" and any(key in skills for key in right):
                 return holds == (op == "not in")
-            if op in ("is", "is not") and right == "None" and not set(left).isdisjoint(skills):
+            if op in ("is", "is not") and right == "None" and any(key in skills for key in left):
                 return holds == (op == "is")
             return False
         if kind in ("any", "all"):
-            return not set(shape[1]).isdisjoint(skills) and not holds
+            return any(key in skills for key in shape[1]) and not holds
         if kind == "call" and depth > 0:
             call = scope.calls[shape[1]] if shape[1] < len(scope.calls) else None
             target = self.callee(call) if call is not None else None
@@ -918,7 +937,7 @@ class Flow:
             return shape[1] in skills and not holds  # `if not skill:` after a lookup
         return False
 
-    def _skills(self, scope: Scope, bound: Call | None) -> frozenset[str]:
+    def _skills(self, scope: Scope, bound: Call | None) -> "Holding | frozenset[str]":
         if bound is None:
             return self.skill_keys(scope)
         values = self.analysis.values(scope)

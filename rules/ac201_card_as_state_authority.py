@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 import libcst as cst
 
@@ -181,14 +182,14 @@ def restore(task, card):
     def _from_card(flow: Flow, scope: Scope, change: Fact):
         value = change.value if hasattr(change, "value") else change.args
         cards = flow.card_data(scope)
-        if not value.reads_any(cards) or value.node is None:
+        if not any(key in cards for key in value.keys) or value.node is None:
             return None
         read = _card_read(value.node, cards) or value.node
         key = dotted(read) or "the card"
         return read, f"the new state is read from the card here ({key})", f"{key} is what the card claims, not the task's state"
 
 
-def _card_read(node: cst.CSTNode, cards: set[str]) -> cst.CSTNode | None:
+def _card_read(node: cst.CSTNode, cards: Iterable[str]) -> cst.CSTNode | None:
     """The outermost expression under ``node`` that reads a card or a field of one."""
     stack = [node]
     while stack:
