@@ -173,6 +173,9 @@ class Flow:
         self._keys: dict[tuple, frozenset[str]] = {}
         self._holding: dict[tuple, bool] = {}
         self._candidates: dict[int, frozenset[str]] = {}
+        self._sends: dict[int, tuple[Call, ...]] = {}
+        self._origins: dict[int, frozenset[int]] = {}
+        self._expr_atoms: dict[tuple[Expr, Fact], frozenset] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
         #: What a call does, as the project's analysis answers it: ``roles(call)``, its
         #: roles; ``chain(call, role)``, the calls from it down to the one that plays
@@ -181,6 +184,10 @@ class Flow:
         #: hundreds of thousands of times.
         self.roles = analysis.roles
         self.chain = analysis.chain
+
+    def release(self) -> None:
+        """Forget every answer (its model is released): they hold cycles back to it."""
+        self.__dict__.clear()
 
     # -- places --
     def local_node(self, target: object) -> cst.CSTNode | None:
@@ -225,8 +232,13 @@ class Flow:
     def callers(self, scope: Scope) -> list[Call]:
         return self.analysis.callers(scope)
 
-    def sends(self, scope: Scope) -> list[Call]:
-        return [c for c in scope.calls if self.chain(c, "send") or self.chain(c, "subscribe")]
+    def sends(self, scope: Scope) -> tuple[Call, ...]:
+        """The calls of ``scope`` that submit a task (or subscribe to one), themselves or
+        through project functions."""
+        found = self._sends.get(id(scope))
+        if found is None:
+            found = self._sends[id(scope)] = tuple(c for c in scope.calls if self.chain(c, "send") or self.chain(c, "subscribe"))
+        return found
 
     @staticmethod
     def helper_notes(chain: list[Call], does: str) -> list[tuple[object, str]]:
@@ -245,7 +257,13 @@ class Flow:
         return self.analysis.resolve(self.analysis.values(scope).at(key, fact))
 
     def expr_atoms(self, expr: Expr, fact: Fact) -> frozenset:
-        return self.analysis.resolve(self.analysis.values(fact.scope).expr(expr, fact))
+        """What ``expr`` holds at ``fact``, symbolic parts resolved (the rules ask of the
+        same expression once for each fetch or send near it)."""
+        memo = (expr, fact)  # (the objects: an expression made for one question stays alive, its id unused)
+        found = self._expr_atoms.get(memo)
+        if found is None:
+            found = self._expr_atoms[memo] = self.analysis.resolve(self.analysis.values(fact.scope).expr(expr, fact))
+        return found
 
     def result(self, call: Call) -> frozenset:
         return self.analysis.resolve(self.analysis.values(call.scope).result(call))
@@ -353,9 +371,16 @@ class Flow:
                         changed = True
         return found
 
-    def fetched_origins(self, fetch: Call) -> set:
-        """What the card ``fetch`` yields is known by: the fetch, the fetch inside the
-        project function it calls, and the card that function builds from what it read."""
+    def fetched_origins(self, fetch: Call) -> frozenset[int]:
+        """What the card ``fetch`` yields is known by (their ids): the fetch, the fetch
+        inside the project function it calls, and the card that function builds from what
+        it read."""
+        found = self._origins.get(id(fetch))
+        if found is None:
+            found = self._origins[id(fetch)] = frozenset(map(id, self._fetched_origins(fetch)))
+        return found
+
+    def _fetched_origins(self, fetch: Call) -> set:
         chain = self.chain(fetch, "card-fetch")
         found = {fetch, *chain}
         found |= {a[1] for a in self.result(fetch) if a[0] in CARD_KINDS or a[0] == CLIENT}
@@ -373,7 +398,7 @@ class Flow:
         read = expr.reads | expr.derived
         if read and not expr.calls and all(key.rsplit(".", 1)[-1] in STATUS_FIELDS for key in read):
             return False
-        origins = {id(o) for o in self.fetched_origins(fetch)}
+        origins = self.fetched_origins(fetch)
         return any(c is fetch for c in expr.calls) or any(
             (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in origins for a in self.expr_atoms(expr, fact)
         )
@@ -439,7 +464,8 @@ class Flow:
         held = {
             key.split(".")[1]
             for scope in model.scopes if scope.parent is cls.scope and scope.is_function
-            for key in self.card_keys(scope, guesses=False) if key.startswith("self.") and key.count(".") == 1
+            for key in self.candidate_keys(scope)
+            if key.startswith("self.") and key.count(".") == 1 and key in self.card_keys(scope, guesses=False)
         }
         return f"{call.receiver}.{held.pop()}" if len(held) == 1 else None
 

@@ -534,6 +534,8 @@ class ModuleModel:
             if id(scope) not in kept:
                 _release_scope(scope)
         self.scopes, self.classes = [], {}
+        if self.flow is not None:
+            self.flow.release()
         self.flow = self.positions = self.api = self.earlier = None
 
 
