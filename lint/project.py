@@ -415,6 +415,8 @@ class Project:
                 continue
             self._importers_loaded.add((entry.path, name))
             for path in sorted(self.graph.importers.get(entry.path, ())):
+                if resolved(path) in self._models:
+                    continue  # loaded already (or known not to load): its words need no scan
                 if self.mentions is None or self.mentions(path, name):
                     self.model_at(path)
         return self.models()
