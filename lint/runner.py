@@ -130,12 +130,13 @@ class Linter:
     # -- one file, in two steps: read and parse, then check against the project --
     def prepare(
         self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None, matters: bool = False,
-        buffer: Buffer | None = None, build: bool = True,
+        buffer: Buffer | None = None, build: bool = True, prefiltered: bool | None = None,
     ) -> "Prepared":
         """Read ``data`` (the bytes of ``path``) and parse it (from the ``buffer``'s last
         version, when it is an editor's). What it settles (a file that cannot be read,
         decoded or parsed, one the prefilter rules out unless it ``matters`` to the
         project's A2A code) is in the result; otherwise the model is ready to check.
+        ``prefiltered``: what the prefilter said of ``data``, when the caller asked it.
         With ``build`` false the tree waits for :meth:`build` to be modelled: a run of
         many files parses them all, then models them all, then checks them, and each
         step keeps its own code and data in the processor's caches (interleaved, the
@@ -168,7 +169,7 @@ class Linter:
         result.encoding, result.original = encoding, text
         if marked and skips_file(data, text):
             return prepared
-        if self.prefilter and not matters and not apimodel.may_matter(data, settings):
+        if self.prefilter and not matters and not (apimodel.may_matter(data, settings) if prefiltered is None else prefiltered):
             if UNUSED_NOQA not in enabled or b"noqa" not in data.lower():
                 return prepared
             result.diagnostics = self._suppress([], find_noqa(text), text, display, enabled)  # no finding here: all unused
@@ -286,11 +287,12 @@ class Linter:
         return result
 
     def check_bytes(
-        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None
+        self, data: bytes, display: str, path: Path, settings: Settings, fix: str | None = None,
+        prefiltered: bool | None = None,
     ) -> FileResult:
         """Lint ``data`` (the bytes of ``path``) on its own, as a project of one module;
-        ``fix`` is ``None``, ``"safe"`` or ``"unsafe"``."""
-        prepared = self.prepare(data, display, path, settings, fix)
+        ``fix`` is ``None``, ``"safe"`` or ``"unsafe"``; ``prefiltered``: see :meth:`prepare`."""
+        prepared = self.prepare(data, display, path, settings, fix, prefiltered=prefiltered)
         if prepared.model is None:
             return prepared.result
         return self.finish(prepared, Analysis(Project.of(prepared.model, path), settings.api))
@@ -578,21 +580,23 @@ def _size(count: int) -> str:
 
 def read_and_check(
     linter: Linter, display: str, path: Path, settings: Settings, fix: str | None = None, cache=None,
-    data: bytes | None = None,
+    data: bytes | None = None, prefiltered: bool | None = None,
 ) -> FileResult:
-    """Check the file at ``path`` on its own (whose bytes may already be read); an
-    unreadable file is one ``AC000``."""
+    """Check the file at ``path`` on its own (whose bytes may already be read, and told
+    by the prefilter: ``prefiltered``); an unreadable file is one ``AC000``."""
     try:
         data = read_source(path, settings.max_file_size) if data is None else data
     except OSError as error:
         return _unreadable(linter, display, path, settings, error)
+    if linter.prefilter and prefiltered is None:
+        prefiltered = apimodel.may_matter(data, settings)
     key = None
-    if cache is not None and fix is None and (not linter.prefilter or apimodel.may_matter(data, settings)):
+    if cache is not None and fix is None and (not linter.prefilter or prefiltered):
         key = cache.key(digest(data), display, settings.fingerprint(linter.enabled(settings, path)))
         cached = cache.get(key)
         if cached is not None:
             return FileResult(display, cached, data=data)
-    result = linter.check_bytes(data, display, path, settings, fix)
+    result = linter.check_bytes(data, display, path, settings, fix, prefiltered)
     if key is not None and not result.errors:
         cache.put(key, result.diagnostics)
     return result
@@ -914,7 +918,9 @@ class ProjectRun:
         if real in self.errors:
             return _unreadable(self.linter, display, path, settings, self.errors[real])
         if not self.checks(real):
-            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, self.source(real))
+            data = self.source(real)
+            prefiltered = self._may_matter(real, settings) if data is not None and self.linter.prefilter else None
+            return read_and_check(self.linter, display, path, settings, self.fix, self.cache, data, prefiltered)
         key = self._key(real) if self.fix is None else None
         if key is not None:
             cached = self.cache.get(key, self.depends)

@@ -348,3 +348,18 @@ def test_one_process_parses_every_file_then_models_them_then_checks_them(monkeyp
     broken = next(r for r in results if r.display == "broken.py")
     assert [d.code for d in broken.diagnostics] == ["AC000"]
     assert any(d.code == "AC101" for r in results for d in r.diagnostics)
+
+
+def test_a_file_that_cannot_matter_is_prefiltered_once(monkeypatch, tmp_path):
+    """The run asks the prefilter of each file's bytes once and hands the answer on (a
+    tree of mostly other code is mostly this question)."""
+    asked = []
+    real = runner.apimodel.may_matter
+    monkeypatch.setattr(runner.apimodel, "may_matter", lambda data, settings: asked.append(data) or real(data, settings))
+    for index in range(5):
+        (tmp_path / f"plain{index}.py").write_text(f"import os\n\nprint(os.getcwd(), {index})\n", encoding="utf-8")
+    (tmp_path / "binary.py").write_bytes(b"x = 1\n\x00\n")  # settled on its bytes all the same
+    work = [(path.name, path, Settings(root=tmp_path)) for path in sorted(tmp_path.glob("*.py"))]
+    results = runner.check_files(runner.Linter(load_rules()), work, jobs=1)
+    assert sorted(asked) == sorted(path.read_bytes() for _, path, _ in work)
+    assert [[d.code for d in r.diagnostics] for r in results] == [["AC000"], [], [], [], [], []]
