@@ -163,6 +163,9 @@ class Holding:
     def __iter__(self) -> Iterator[str]:
         return (key for key in self._flow.candidate_keys(self._scope) if key in self)
 
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
 
 class Flow:
     """The flow analysis of one module, on the project's value analysis."""
@@ -170,11 +173,11 @@ class Flow:
     def __init__(self, model: ModuleModel, analysis: Analysis) -> None:
         self.model = model
         self.analysis = analysis
-        self._keys: dict[tuple, frozenset[str]] = {}
+        self._keys: dict[tuple, Holding] = {}
         self._holding: dict[tuple, bool] = {}
         self._candidates: dict[int, frozenset[str]] = {}
         self._sends: dict[int, tuple[Call, ...]] = {}
-        self._origins: dict[int, frozenset[int]] = {}
+        self._origins: dict[int, tuple[frozenset[int], set]] = {}
         self._expr_atoms: dict[tuple[Expr, Fact], frozenset] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
         #: What a call does, as the project's analysis answers it: ``roles(call)``, its
@@ -377,8 +380,9 @@ class Flow:
         it read."""
         found = self._origins.get(id(fetch))
         if found is None:
-            found = self._origins[id(fetch)] = frozenset(map(id, self._fetched_origins(fetch)))
-        return found
+            origins = self._fetched_origins(fetch)  # kept with their ids, so that no id is reused meanwhile
+            found = self._origins[id(fetch)] = (frozenset(map(id, origins)), origins)
+        return found[0]
 
     def _fetched_origins(self, fetch: Call) -> set:
         chain = self.chain(fetch, "card-fetch")

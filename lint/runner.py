@@ -724,6 +724,7 @@ class ProjectRun:
         self.project.locator = self._locate
         self.project.mentions = self._mentions
         self.prepared: dict[Path, Prepared] = {}
+        self._joined: set[Path] = set()
         self._texts: dict[Path, str] = {}
         self._live: dict[Path, ModuleModel | None] = {}
         self._analyses: dict[tuple, Analysis] = {}
@@ -818,12 +819,16 @@ class ProjectRun:
         return self.cache.key(self._told(path, "digest", digest), display, settings.fingerprint(self.linter.enabled(settings, path)))
 
     def prepare(self, path: Path) -> Prepared:
-        """Read, parse and model one module of the project's A2A code."""
-        return self.prepare_all([path])[0]
+        """Read, parse and model one module of the project's A2A code; it joins the project."""
+        found = self.prepare_all([path])[0]
+        self.join(path)
+        return found
 
     def prepare_all(self, paths: list[Path]) -> list[Prepared]:
         """Read and parse the modules of ``paths`` not prepared yet, then model them (in
-        two steps: see :meth:`Linter.prepare`)."""
+        two steps: see :meth:`Linter.prepare`). They join the project one by one, as a run
+        file by file had them join (:meth:`join`): the analysis looks for a function's
+        callers among the modules loaded so far."""
         parsed = []
         for path in paths:
             if path not in self.prepared:
@@ -839,11 +844,18 @@ class ProjectRun:
                 found.model.in_project = not found.model.is_a2a
                 self._texts[path] = found.text or ""
                 self._live[path] = found.model
-                self.project.add(found.model, path)
                 key = self._key(path) if path not in self.transient else None
                 if key is not None:
                     self.cache.put_facts(key, found.model)
         return [self.prepared[path] for path in paths]
+
+    def join(self, path: Path) -> None:
+        """The prepared module at ``path`` joins the project: questions see it from now on."""
+        if path not in self._joined:
+            self._joined.add(path)
+            model = self.prepared[path].model
+            if model is not None:
+                self.project.add(model, path)
 
     def _load(self, path: Path) -> ModuleModel | None:
         """A module a question reaches: its facts from another process of the pool or the
@@ -851,6 +863,7 @@ class ProjectRun:
         if path not in self.entries or path not in self.component:
             return None
         if path in self.prepared:
+            self._joined.add(path)  # (the project adds what this returns)
             return self.prepared[path].model
         model = self._facts(path)
         if model is None:
@@ -886,7 +899,7 @@ class ProjectRun:
         for model in self._live.values():
             if model is not None:
                 model.release()
-        self._analyses, self._live, self.prepared = {}, {}, {}
+        self._analyses, self._live, self.prepared, self._joined = {}, {}, {}, set()
         self.project.release()
 
     def _mentions(self, path: Path, name: str) -> bool:
@@ -1127,6 +1140,7 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
         mine = {}
         paths = [resolved(run.files[i][1]) for i in share]
         for path, prepared in zip(paths, run.prepare_all(paths)):
+            run.join(path)
             if prepared.model is not None:
                 mine[str(path)] = pickle.dumps(prepared.model, protocol=pickle.HIGHEST_PROTOCOL)
         connection.send(mine)

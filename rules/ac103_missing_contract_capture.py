@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Container
 
 import libcst as cst
 
@@ -727,7 +728,7 @@ def _converted(bind) -> str | None:
     return _conversion(bind.direct) if bind.direct is not None else None
 
 
-def _card_read(keys: set[str], cards: frozenset[str]) -> str | None:
+def _card_read(keys: set[str], cards: Container[str]) -> str | None:
     """The card among ``keys`` (``card``, not ``card.url``; ``self.card`` too)."""
     found = {k for k in keys if k in cards}
     return min(found, key=lambda k: (k.count("."), k), default=None)

@@ -363,3 +363,39 @@ def test_a_file_that_cannot_matter_is_prefiltered_once(monkeypatch, tmp_path):
     results = runner.check_files(runner.Linter(load_rules()), work, jobs=1)
     assert sorted(asked) == sorted(path.read_bytes() for _, path, _ in work)
     assert [[d.code for d in r.diagnostics] for r in results] == [["AC000"], [], [], [], [], []]
+
+
+def test_one_process_and_a_pool_agree_on_a_caller_two_imports_away(tmp_path):
+    """A run in one process parses all its files before checking any, but each joins the
+    project as its check comes (as in a pool's share, and as file by file): the callers a
+    question finds are the ones a pool finds (``c`` calls ``a.relay`` through ``b``, and
+    sorts after ``a``)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text(
+        "import httpx\nfrom a2a.client import A2AClient\nfrom a2a.types import Message\n\n\n"
+        "async def relay(peer_info, text):\n"
+        "    client = A2AClient(httpx.AsyncClient(), agent_card=peer_info)\n"
+        "    msg = Message(role='user', parts=[{'kind': 'text', 'text': text}], message_id='1')\n"
+        "    return await client.send_message(msg)\n",
+        encoding="utf-8",
+    )
+    (package / "b.py").write_text("from a import relay\n\n__all__ = ['relay']\n", encoding="utf-8")
+    (package / "c.py").write_text(
+        "import httpx\nfrom a2a.client import A2ACardResolver\nfrom b import relay\n\n\n"
+        "async def main(url):\n"
+        "    async with httpx.AsyncClient() as http:\n"
+        "        found = await A2ACardResolver(http, url).get_agent_card()\n"
+        "        await relay(found, 'hello')\n",
+        encoding="utf-8",
+    )
+    for index in range(MIN_FILES_PER_POOL + 6):  # enough files for the pool to run
+        (package / f"m{index:02}.py").write_text(
+            f"from a2a.client import A2ACardResolver\n\n\nasync def f{index}(http, url):\n"
+            "    return await A2ACardResolver(http, url).get_agent_card()\n",
+            encoding="utf-8",
+        )
+    one = _run(tmp_path, "--no-cache", "--jobs", "1")
+    two = _run(tmp_path, "--no-cache", "--jobs", "2")
+    assert one.stdout == two.stdout
+    assert '"path": "pkg/a.py"' in one.stdout and '"AC103"' in one.stdout
