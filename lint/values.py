@@ -1027,7 +1027,7 @@ class Analysis:
                 and not any(s.parent is model.scopes[0] for s in self.functions_named(model, root))
             )
             if held:
-                for atom in self.resolve(values.at(root, call), local=True):
+                for atom in sorted(self.resolve(values.at(root, call), local=True), key=_target_order):
                     if atom[0] == FUNC:
                         found.append(Target(function=atom[1], model=self.model_of(atom[1])))
                     elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
@@ -1056,7 +1056,7 @@ class Analysis:
                     if symbol.cls is not None:
                         return [self._constructor(symbol)]
                     return [symbol]
-        for atom in self.resolve(receiver, local=True):
+        for atom in sorted(self.resolve(receiver, local=True), key=_target_order):
             if atom[0] == TYPE:
                 kind = atom[1]
                 if isinstance(kind, ClassFacts):
@@ -1725,6 +1725,18 @@ class _Index:
             self.calls.setdefault(name, {})[id(model)] = (order, found)
         for name, found in passed.items():
             self.passed.setdefault(name, {})[id(model)] = (order, found)
+
+
+def _target_order(atom: tuple) -> tuple:
+    """What a call may run, from the atoms of what it calls, in an order every run agrees
+    on: a set of atoms iterates by their hashes, and an object's hash is its address, so a
+    receiver that is both a ``python_a2a`` client and a client made from a card named one
+    or the other first from run to run. Types and functions first, by name, then the rest
+    by kind (a client made from a card is the fallback when no type is known)."""
+    kind, value = atom[0], atom[1] if len(atom) > 1 else None
+    if kind == TYPE or kind == FUNC:
+        return (0, value if isinstance(value, str) else getattr(value, "qualname", ""))
+    return (1, kind)
 
 
 def _symbolic(wire: Wire) -> bool:
