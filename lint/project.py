@@ -288,7 +288,7 @@ class Project:
         self._near: dict[tuple[int, int], bool] = {}  # (id(model), id(other)) -> within reach
         self._near_ids: dict[int, tuple[int, set[int]]] = {}  # id(model) -> (modules loaded, near_ids)
         self._entries: dict[int, ModuleFile] = {}  # id(model) -> its file
-        self._mentions_loaded: set[tuple[Path, str]] = set()
+        self._importers_loaded: set[tuple[Path, str]] = set()
         #: Places facts of other modules: ``(model, fact) -> Related`` (set by the engine).
         self.locator = None
         #: Whether a file's text names something (``(path, name) -> bool``, set by the engine):
@@ -323,7 +323,7 @@ class Project:
         other = Project(self.index, self.graph, self._load)
         other._models = dict(self._models)
         other._entries = dict(self._entries)
-        other._mentions_loaded = set(self._mentions_loaded)
+        other._importers_loaded = set(self._importers_loaded)
         other._reach = self._reach
         other.locator, other.mentions = self.locator, self.mentions
         model.in_project = getattr(self._models.get(resolved(path)), "in_project", False)
@@ -404,31 +404,19 @@ class Project:
         model = self.model_at(found[0].path)
         return (model, found[1]) if model is not None else None
 
-    def load_mentioning(self, model, names: Iterable[str]) -> None:
-        """Load the modules that import ``model`` and whose text names one of ``names``,
-        and the ones that import those and name it too, up to ``REACH`` imports away (a
-        name re-exported by a package's ``__init__`` and used from there). A question that
-        looks for the uses of a name (a function's callers, a class's subclasses, stores
-        into its instances' fields, callbacks passed on) reads the loaded modules: with
-        these loaded first, a use in them is found whatever was loaded before, in whatever
-        order the files are checked and in however many processes."""
+    def importers(self, model, names: Iterable[str] = ()) -> list:
+        """Load the modules that import ``model`` and whose text names one of ``names``
+        (the callers a question looks for can only be there); the models loaded."""
         entry = self.entry(model)
         if entry is None:
-            return
+            return self.models()
         for name in names:
-            if (entry.path, name) in self._mentions_loaded:
+            if (entry.path, name) in self._importers_loaded:
                 continue
-            self._mentions_loaded.add((entry.path, name))
-            frontier, seen = [entry.path], {entry.path}
-            for _ in range(REACH):
-                following = []
-                for importer in sorted({p for path in frontier for p in self.graph.importers.get(path, ())} - seen):
-                    seen.add(importer)
-                    key = resolved(importer)
-                    if key in self._models:  # loaded (or known not to load): it passes the name on if it imports it
-                        if name in getattr(self._models[key], "imports", ()):
-                            following.append(importer)
-                    elif self.mentions is None or self.mentions(importer, name):
-                        following.append(importer)
-                        self.model_at(importer)
-                frontier = following
+            self._importers_loaded.add((entry.path, name))
+            for path in sorted(self.graph.importers.get(entry.path, ())):
+                if resolved(path) in self._models:
+                    continue  # loaded already (or known not to load): its words need no scan
+                if self.mentions is None or self.mentions(path, name):
+                    self.model_at(path)
+        return self.models()

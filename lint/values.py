@@ -633,8 +633,6 @@ class Analysis:
 
     def subclasses(self, cls: ClassFacts) -> list[ClassFacts]:
         home = self.model_of_class(cls)
-        if home is not None:
-            self._load_mentioning(home, cls.name)
         return [
             other for other in self._index().by_base.get(cls.name, ())
             if other is not cls and (other.scope is None or self._near(home, other.scope)) and cls in self.bases(other)
@@ -959,8 +957,6 @@ class Analysis:
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
         """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
         home = self.model_of_class(cls)
-        if home is not None:
-            self._load_mentioning(home, name)
         for bind, owner in self._index().stores.get(name, ()):
             if not self._near(home, bind.scope):
                 continue
@@ -1603,14 +1599,17 @@ class Analysis:
     def callers(self, scope: Scope) -> list[Call]:
         """The calls, anywhere in the project, that run ``scope``."""
         model = self.model_of(scope)
-        names = mentioned = [scope.name]  # (what a module that calls it names)
+        names = [scope.name]
         if scope.name == "__init__":
             cls = self.class_of(scope)
-            mentioned = [cls.name] if cls is not None else []
-            names = [*mentioned, "cls", "super", "__init__"]  # (the last in its class's module and its subclasses')
-        for name in mentioned:
-            self._load_mentioning(model, name)
+            names = [cls.name] if cls is not None else []
+            names += ["cls", "super", "__init__"]
+        before = len(self.project.models())
+        self.project.importers(model, names)
         loaded = self.project.models()
+        if len(loaded) != before:
+            for candidate in loaded:
+                self._models[id(candidate.scopes[0])] = candidate
         known = self._callers.get(id(scope))
         if known is not None and known[0] == len(loaded):
             return known[1]  # asked before, and no module was loaded since
@@ -1621,15 +1620,6 @@ class Analysis:
         if not self.deciding and not self._resolving:
             self._callers[id(scope)] = (len(loaded), found)
         return found
-
-    def _load_mentioning(self, model: ModuleModel, name: str) -> None:
-        """Load the modules near ``model`` that name ``name`` (see :meth:`Project.load_mentioning`)."""
-        before = len(self.project.models())
-        self.project.load_mentioning(model, [name])
-        loaded = self.project.models()
-        if len(loaded) != before:
-            for candidate in loaded:
-                self._models[id(candidate.scopes[0])] = candidate
 
     def _nearby(self, model: ModuleModel, table: str, name: str) -> list[Call]:
         """The calls of the loaded modules within reach of ``model`` that the index's
@@ -1664,7 +1654,6 @@ class Analysis:
         found = None
         if scope.is_function:
             model = self.model_of(scope)
-            self._load_mentioning(model, scope.name)
             for call in self._nearby(model, "passed", scope.name):
                 consumer = call.method in ("add_event_consumer", "ClientFactory", "create", "connect", "consume") or any(
                     a.keyword in ("consumers", "consumer", "on_event", "callback") for a in call.arguments

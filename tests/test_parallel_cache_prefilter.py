@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import shutil
@@ -366,16 +365,14 @@ def test_a_file_that_cannot_matter_is_prefiltered_once(monkeypatch, tmp_path):
     assert [[d.code for d in r.diagnostics] for r in results] == [["AC000"], [], [], [], [], []]
 
 
-@pytest.mark.parametrize("callee", ["a", "z"])
-def test_a_caller_two_imports_away_is_found_whatever_the_files_are_called(tmp_path, callee):
-    """``c`` calls ``relay`` through ``b``'s re-export: two imports from where it is
-    defined, in a module that sorts after it (``a``) or before it (``z``). The modules
-    near the function that name it are loaded before its callers are looked for, so the
-    answer does not hang on what the run had loaded by then: one process and a pool
-    report the same, whatever the files are called."""
+def test_one_process_and_a_pool_agree_on_a_caller_two_imports_away(tmp_path):
+    """A run in one process parses all its files before checking any, but each joins the
+    project as its check comes (as in a pool's share, and as file by file): the callers a
+    question finds are the ones a pool finds (``c`` calls ``a.relay`` through ``b``, and
+    sorts after ``a``)."""
     package = tmp_path / "pkg"
     package.mkdir()
-    (package / f"{callee}.py").write_text(
+    (package / "a.py").write_text(
         "import httpx\nfrom a2a.client import A2AClient\nfrom a2a.types import Message\n\n\n"
         "async def relay(peer_info, text):\n"
         "    client = A2AClient(httpx.AsyncClient(), agent_card=peer_info)\n"
@@ -383,7 +380,7 @@ def test_a_caller_two_imports_away_is_found_whatever_the_files_are_called(tmp_pa
         "    return await client.send_message(msg)\n",
         encoding="utf-8",
     )
-    (package / "b.py").write_text(f"from {callee} import relay\n\n__all__ = ['relay']\n", encoding="utf-8")
+    (package / "b.py").write_text("from a import relay\n\n__all__ = ['relay']\n", encoding="utf-8")
     (package / "c.py").write_text(
         "import httpx\nfrom a2a.client import A2ACardResolver\nfrom b import relay\n\n\n"
         "async def main(url):\n"
@@ -398,13 +395,7 @@ def test_a_caller_two_imports_away_is_found_whatever_the_files_are_called(tmp_pa
             "    return await A2ACardResolver(http, url).get_agent_card()\n",
             encoding="utf-8",
         )
-    (tmp_path / "pyproject.toml").write_text("[tool.a2alint]\n", encoding="utf-8")
     one = _run(tmp_path, "--no-cache", "--jobs", "1")
     two = _run(tmp_path, "--no-cache", "--jobs", "2")
     assert one.stdout == two.stdout
-    [send] = [d for d in json.loads(one.stdout)["diagnostics"] if d["path"] == f"pkg/{callee}.py"]
-    assert send["code"] == "AC103" and "(peer_info, received at line 6)" in send["suggestion"]
-    alone = subprocess.run(  # pre-commit's way: the one file, the rest of the project read for it
-        [str(INSTALLED), "check", "--no-cache", "--format", "json", f"pkg/{callee}.py"], cwd=tmp_path, capture_output=True, text=True
-    )
-    assert json.loads(alone.stdout)["diagnostics"] == [send]
+    assert '"path": "pkg/a.py"' in one.stdout and '"AC103"' in one.stdout
