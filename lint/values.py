@@ -1027,7 +1027,7 @@ class Analysis:
                 and not any(s.parent is model.scopes[0] for s in self.functions_named(model, root))
             )
             if held:
-                for atom in sorted(self.resolve(values.at(root, call), local=True), key=_target_order):
+                for atom in sorted(self.resolve(values.at(root, call), local=True), key=self._target_order):
                     if atom[0] == FUNC:
                         found.append(Target(function=atom[1], model=self.model_of(atom[1])))
                     elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
@@ -1056,7 +1056,7 @@ class Analysis:
                     if symbol.cls is not None:
                         return [self._constructor(symbol)]
                     return [symbol]
-        for atom in sorted(self.resolve(receiver, local=True), key=_target_order):
+        for atom in sorted(self.resolve(receiver, local=True), key=self._target_order):
             if atom[0] == TYPE:
                 kind = atom[1]
                 if isinstance(kind, ClassFacts):
@@ -1065,7 +1065,7 @@ class Analysis:
                         found.append(Target(function=method[0], model=method[1], cls=kind, bound=True))
                         continue
                     held = self.attr_atoms(kind, call.method, True, 2)  # `self.verify = create_signature_verifier(...)`
-                    for value in held:
+                    for value in sorted(held, key=self._target_order):
                         if value[0] == FUNC:
                             found.append(Target(function=value[1], model=self.model_of(value[1])))
                         elif value[0] == TYPE and isinstance(value[1], str):
@@ -1077,6 +1077,22 @@ class Analysis:
             elif atom[0] == CLIENT and not any(a[0] == TYPE for a in receiver):
                 found.append(Target(external=f"a2a:Client.{call.method}"))
         return found
+
+    def _target_order(self, atom: tuple) -> tuple:
+        """What a call may run, from the atoms of what it calls, in an order every run agrees
+        on: a set of atoms iterates by their hashes, and an object's hash is its address, so
+        a receiver that is both a ``python_a2a`` client and a client made from a card named
+        one or the other first from run to run. Types and functions first, by name, then by
+        module and place; then the rest by kind (a client made from a card is the fallback
+        when no type is known)."""
+        kind, value = atom[0], atom[1] if len(atom) > 1 else None
+        if kind != TYPE and kind != FUNC:
+            return (1, kind, "", 0)
+        if isinstance(value, str):
+            return (0, value, "", 0)
+        scope = value if isinstance(value, Scope) else getattr(value, "scope", None)  # a function; a class's enclosing scope
+        model = self.model_of(scope) if scope is not None else None
+        return (0, getattr(value, "qualname", ""), model.path if model is not None else "", scope.index if scope is not None else 0)
 
     def _bound_name(self, values: ScopeValues, name: str) -> bool:
         model = values.model
@@ -1725,18 +1741,6 @@ class _Index:
             self.calls.setdefault(name, {})[id(model)] = (order, found)
         for name, found in passed.items():
             self.passed.setdefault(name, {})[id(model)] = (order, found)
-
-
-def _target_order(atom: tuple) -> tuple:
-    """What a call may run, from the atoms of what it calls, in an order every run agrees
-    on: a set of atoms iterates by their hashes, and an object's hash is its address, so a
-    receiver that is both a ``python_a2a`` client and a client made from a card named one
-    or the other first from run to run. Types and functions first, by name, then the rest
-    by kind (a client made from a card is the fallback when no type is known)."""
-    kind, value = atom[0], atom[1] if len(atom) > 1 else None
-    if kind == TYPE or kind == FUNC:
-        return (0, value if isinstance(value, str) else getattr(value, "qualname", ""))
-    return (1, kind)
 
 
 def _symbolic(wire: Wire) -> bool:

@@ -28,20 +28,107 @@ PEER = textwrap.dedent(
 )
 
 
+#: A method held in an attribute, one of two functions: one keeps the card (a cache,
+#: re-read on expiry: AC104), the other only logs it; which one the call runs is the first
+#: of its targets, and must be the same first in every run.
+HELD = textwrap.dedent(
+    """\
+    import time
+
+    import httpx
+    from a2a.client import A2ACardResolver
+
+    _CARDS = {}
+
+
+    def keep_card(url, card):
+        _CARDS[url] = card
+
+
+    def log_card(url, card):
+        print(url, card.name)
+
+
+    class Peer:
+        def __init__(self, keep):
+            self.fetched_at = 0.0
+            self.remember = keep_card if keep else log_card
+
+        async def refresh(self, url):
+            if time.monotonic() - self.fetched_at > 60:
+                card = await A2ACardResolver(httpx.AsyncClient(), url).get_agent_card()
+                self.remember(url, card)
+                return card
+            return None
+    """
+)
+
+
 class _Ordered(frozenset):
     """A frozenset that iterates in an order a test chooses (as another run's addresses might)."""
 
     backwards = False
 
-    def __iter__(self):
-        return iter(sorted(frozenset.__iter__(self), key=repr, reverse=self.backwards))
+    def __iter__(self):  # (atoms that print alike, two classes of one name, by address)
+        return iter(sorted(frozenset.__iter__(self), key=lambda atom: (repr(atom), [id(part) for part in atom]), reverse=self.backwards))
+
+
+def _in_order(monkeypatch, backwards: bool) -> None:
+    """Every answer of the analysis iterates forwards or backwards (by its atoms' text)."""
+    resolve, attributes = values.Analysis.resolve, values.Analysis.attr_atoms
+    order = type("Order", (_Ordered,), {"backwards": backwards})
+    monkeypatch.setattr(values.Analysis, "resolve", lambda self, atoms, *args, **kwargs: order(resolve(self, atoms, *args, **kwargs)))
+    monkeypatch.setattr(values.Analysis, "attr_atoms", lambda self, *args: order(attributes(self, *args)))
+
+
+@pytest.mark.parametrize("backwards", [False, True])
+def test_a_function_held_in_an_attribute_is_chosen_the_same_in_every_run(monkeypatch, backwards):
+    _in_order(monkeypatch, backwards)
+    assert [(d.code, d.line) for d in lint_source(HELD, "peer.py").diagnostics] == [("AC104", 24)]
 
 
 @pytest.mark.parametrize("backwards", [False, True])
 def test_what_a_call_runs_does_not_hang_on_the_order_of_its_atoms(monkeypatch, backwards):
-    resolve = values.Analysis.resolve
-    order = type("Order", (_Ordered,), {"backwards": backwards})
-    monkeypatch.setattr(values.Analysis, "resolve", lambda self, atoms, *args, **kwargs: order(resolve(self, atoms, *args, **kwargs)))
+    _in_order(monkeypatch, backwards)
     [finding] = lint_source(PEER, "peer.py").diagnostics
     assert finding.code == "AC103"
     assert finding.suggestion.endswith("(no automatic fix: the fix knows the metadata of a2a-sdk messages and raw JSON-RPC bodies, not python_a2a's)")
+
+
+@pytest.mark.parametrize("backwards", [False, True])
+def test_two_classes_of_one_name_in_two_modules_are_told_apart_the_same_in_every_run(monkeypatch, tmp_path, backwards):
+    """``Store`` of ``x.store`` keeps the card, ``Store`` of ``y.store`` logs it: their
+    methods share a name and a qualified name, so their modules order them."""
+    from a2alint.config import Settings
+    from a2alint.registry import load_rules
+    from a2alint.runner import Linter, check_files
+
+    for package, body in (("x", "    def __init__(self):\n        self._cards = {}\n\n    def put(self, url, card):\n        self._cards[url] = card\n"),
+                          ("y", "    def put(self, url, card):\n        print(url, card.name)\n")):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+        (tmp_path / package / "store.py").write_text("class Store:\n" + body, encoding="utf-8")
+    (tmp_path / "m.py").write_text(textwrap.dedent(
+        """\
+        import time
+
+        import httpx
+        from a2a.client import A2ACardResolver
+
+        from x.store import Store as KeepingStore
+        from y.store import Store as LoggingStore
+
+
+        async def refresh(url, keep, state):
+            store = KeepingStore() if keep else LoggingStore()
+            if time.monotonic() - state.fetched_at > 60:
+                card = await A2ACardResolver(httpx.AsyncClient(), url).get_agent_card()
+                store.put(url, card)
+                return card
+            return None
+        """
+    ), encoding="utf-8")
+    _in_order(monkeypatch, backwards)
+    files = [(p.relative_to(tmp_path).as_posix(), p, Settings(root=tmp_path)) for p in sorted(tmp_path.rglob("*.py"))]
+    found = [(r.display, d.code, d.line) for r in check_files(Linter(load_rules()), files, jobs=1) for d in r.diagnostics]
+    assert found == [("m.py", "AC104", 13)]
