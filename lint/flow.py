@@ -486,6 +486,20 @@ class Flow:
         name = self.bound_to(call)
         return name if name is not None and self.key_holds(call.scope, name, _is_card) else None
 
+    def card_stored_elsewhere(self, key: str, scope: Scope) -> Bind | None:
+        """Where another method of ``scope``'s class stores a card into the lasting ``key``
+        (``self._card = await resolver.get_agent_card()``): a card the object already holds
+        when ``scope`` stores into it."""
+        if not key.startswith("self."):
+            return None
+        for other in self.class_scopes(scope)[1:]:
+            for bind in other.binds:
+                if key in bind.targets and not bind.value.placeholder and any(
+                    _is_card(a) for a in self.expr_atoms(bind.value, bind)
+                ):
+                    return bind
+        return None
+
     def class_scopes(self, scope: Scope) -> list[Scope]:
         """``scope``, then the other methods of its class (and of its bases)."""
         cls = self.analysis.class_of(scope)
@@ -1193,6 +1207,8 @@ class Flow:
                 root, _, rest = key.partition(".")
                 if root in result and rest and rest.split(".")[0] not in STATUS_FIELDS:
                     return False
+                if root in result and not self.depends_on_fetch(Expr(reads={root}), frame.test, fetch):
+                    return False  # made with the card's help, but not of it: a task's state polled at its URL
                 if root not in result and root in held:
                     return False
             return not any(frame.start < order <= frame.end for order in acting)
@@ -1210,7 +1226,7 @@ class Flow:
         or a retry until success: in its function, or around a call of that function in a
         caller (which does not itself hand the card back): (the loop, a label)."""
         chain = self.chain(fetch, "card-fetch")
-        if any(self.caches(step) for step in chain[1:]):
+        if any(self.caches(step) or self.decorator_cache(step.scope) for step in chain[1:]):
             return None  # through a cache: its own expiry decides when it reads again
         if fetch.loops and not self.until_success(fetch):
             for loop in fetch.loops:

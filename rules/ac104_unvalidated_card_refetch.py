@@ -534,4 +534,13 @@ def refresh(base):
                     held = ", ".join(bind.targets)
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
                     return bind.node, label, "overwrite", bind
+        if any(flow.outlives_the_call(key, scope) for test, _holds in guards for key in test.expr.keys):
+            return None  # `if self._client is None:`: the object's first fill
+        for bind in scope.binds:  # `fresh = fetch(); self._card = fresh`, over the card another method keeps there
+            if bind.order > fetch.order and bind.copy_of in targets:
+                targets.update(bind.targets)
+                held = next((h for key in bind.targets if (h := flow.card_stored_elsewhere(key, scope))), None)
+                if held is not None:
+                    label = f"the card ({', '.join(bind.targets)}) that {held.scope.name}() keeps, which this overwrites"
+                    return bind.node, label, "overwrite", held
         return None
