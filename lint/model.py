@@ -436,6 +436,9 @@ class Scope:
     tests: list[Test] = field(default_factory=list)
     guards: list[Guard] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
+    #: ``yield value`` statements (kind ``"yield"``): what a context manager built on a
+    #: generator hands to ``with ... as``. Not exits: the function goes on after them.
+    yields: list[Exit] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
     #: Dotted names of the decorators (``functools.lru_cache``, ``classmethod``).
     decorators: list[str] = field(default_factory=list)
@@ -542,7 +545,7 @@ class ModuleModel:
 def _release_scope(scope: Scope) -> None:
     for frame in scope.frames:
         frame.test = None  # an ``if``'s test sits inside its frame
-    for name in ("params", "calls", "binds", "tests", "guards", "exits", "frames", "decorator_calls"):
+    for name in ("params", "calls", "binds", "tests", "guards", "exits", "yields", "frames", "decorator_calls"):
         setattr(scope, name, [])
     scope.parent = None
 
@@ -581,7 +584,7 @@ class Fragment:
                     call.order += delta
                     call.end += delta
             if delta:
-                for facts in (scope.binds, scope.tests, scope.guards, scope.exits):
+                for facts in (scope.binds, scope.tests, scope.guards, scope.exits, scope.yields):
                     for fact in facts:
                         fact.order += delta
         if delta:
@@ -1248,7 +1251,11 @@ class ModelBuilder:
         self.scope.exits.append(exit_)
 
     def _expression_statement(self, node: cst.Expr) -> None:
-        self.pending.pop(id(node), None)  # its calls are recorded; the value is dropped
+        value = self.pending.pop(id(node), None)  # its calls are recorded; the value is dropped
+        yielded = node.value.value if type(node.value) is cst.Yield else None
+        if value is not None and yielded is not None and type(yielded) is not cst.From:  # ...unless yielded
+            value.node = yielded
+            self.scope.yields.append(Exit(node, self.scope, self.order, self.path(), "yield", value))
 
     # -- imports --
     def _import(self, node: cst.Import | cst.ImportFrom) -> None:

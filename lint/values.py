@@ -52,7 +52,7 @@ from a2alint.apimodel import (
     rest_role,
 )
 from a2alint.control import checkpoint, common_loop, dominates, in_loop_body, runs_before, spend
-from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Expr, Fact, ModuleModel, Param, Scope
+from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Exit, Expr, Fact, ModuleModel, Param, Scope
 
 # --- atoms ---------------------------------------------------------------------------------
 
@@ -95,6 +95,8 @@ _KEEPING = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed",
 _SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejson.dumps", "rapidjson.dumps"})
 #: What parses text read from elsewhere: the data is what the text was (a card stays card data).
 _PARSERS = frozenset({"json.loads", "orjson.loads", "ujson.loads", "simplejson.loads"})
+#: Decorators that make a generator a context manager: ``with f() as x`` binds what it yields.
+_CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 #: Functions that build a card from data, in every SDK spelling.
 CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_obj|parse_raw|from_dict|from_json|construct|model_construct))?|parse_agent_card|minimal_agent_card)$")
 MAX_PATH = 4
@@ -452,25 +454,34 @@ class ScopeValues:
         keep = id(call) not in self.analysis.deciding
         return self._once(self._results, id(call), lambda: self.analysis.call_result(self, call), keep)
 
+    def handed_out(self) -> list[Exit]:
+        """Where the function hands its caller a value: its ``return``s, or, for a generator
+        a decorator makes a context manager (``@asynccontextmanager``), its ``yield``s,
+        which ``with f() as x`` binds (taken, like ``__enter__`` returning ``self``, for
+        what the call gives)."""
+        for name in self.scope.decorators:
+            symbol = self.analysis.symbol(self.model, name)
+            if symbol is not None and symbol.external in _CONTEXT_MANAGERS:
+                return self.scope.yields
+        return [e for e in self.scope.exits if e.kind == "return"]
+
     def returns_element(self, position: int, count: int) -> frozenset:
         """What the ``position``-th of ``count`` values a function returns is made of."""
         atoms: set[tuple] = set()
-        for exit_ in self.scope.exits:
-            if exit_.kind == "return":
-                elements = exit_.value.elements
-                if elements is not None and len(elements) == count:
-                    atoms |= self.expr(elements[position], exit_)
-                else:
-                    atoms |= self.expr(exit_.value, exit_)
+        for exit_ in self.handed_out():
+            elements = exit_.value.elements
+            if elements is not None and len(elements) == count:
+                atoms |= self.expr(elements[position], exit_)
+            else:
+                atoms |= self.expr(exit_.value, exit_)
         return frozen(atoms)
 
     def returns(self) -> frozenset:
         if self._returns is None:
             self._returns = NOTHING  # a recursive function: what it returns elsewhere
             atoms: set[tuple] = set()
-            for exit_ in self.scope.exits:
-                if exit_.kind == "return":
-                    atoms |= self.expr(exit_.value, exit_)
+            for exit_ in self.handed_out():
+                atoms |= self.expr(exit_.value, exit_)
             self._returns = frozen(atoms)
         return self._returns
 
