@@ -628,13 +628,16 @@ class Flow:
         unset = self._unset_at(at)
         return any(not keys or not keys <= unset or _rebound(values, keys, at, send) for keys in sources)
 
-    def _minted_here(self, values, keys: frozenset[str], send: Call) -> bool:
+    def _minted_here(self, values, keys: frozenset[str], send: Call, after: Fact | None = None) -> bool:
         """The task id is one the client made up (``task = new_task(msg)``, ``uuid4()``):
-        not a task the server created, whatever the message calls it."""
+        not a task the server created, whatever the message calls it. ``after``: made up
+        after that point (none of its mints runs before it)."""
         roots = {key.split(".")[0] for key in keys}
         binds = [b for root in roots for b in values.reaching(root, send)[0]]
         return bool(roots) and bool(binds) and all(
-            any(self.qualified(c) in LOCAL_ID_MINTS for c in b.value.calls) for b in binds
+            any(self.qualified(c) in LOCAL_ID_MINTS for c in b.value.calls)
+            and (after is None or not runs_before(b, after))
+            for b in binds
         )
 
     def _unset_at(self, fact: Fact) -> set[str]:
@@ -836,13 +839,25 @@ class Flow:
 
     def task_made_after(self, call: Call, fact: Fact) -> bool:
         """The task ``call`` acts on is one its function submits after ``fact`` (in the same
-        pass): every task it is given comes from a send here that runs after ``fact``."""
-        values = self.analysis.values(call.scope)
+        pass): a task a send here that runs after ``fact`` returned, an id read from what
+        that send streams back (``for frame in events(resp): task_id = frame["taskId"]``),
+        or an id this function mints after ``fact`` (``tid = uuid4().hex``): no task has it
+        before it is sent."""
+        scope = call.scope
+        values = self.analysis.values(scope)
         atoms = self.analysis.resolve(a for arg in call.arguments for a in values.expr(arg.value, call))
         if call.receiver_call is not None or call.receiver:
             atoms |= {a for a in self.analysis.resolve(values.receiver(call)) if a[0] in (TASK, STATUS)}
         tasks = [a for a in atoms if a[0] in (TASK, STATUS) and isinstance(a[1], Call)]
-        return any(a[1].scope is call.scope and not runs_before(a[1], fact) for a in tasks)
+        if any(a[1].scope is scope and not runs_before(a[1], fact) for a in tasks):
+            return True
+        ids = _acted_on_ids(values, call)
+        if not ids:
+            return False
+        later = [send for send in self.sends(scope) if send is not call and not runs_before(send, fact)]
+        if ids & self.derived(scope, calls=later).keys():
+            return True
+        return all(self._minted_here(values, frozenset({key}), call, after=fact) for key in ids)
 
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
         bind = loop_bind(scope, frame)
@@ -1351,6 +1366,28 @@ def _task_ids(values, expr: Expr, fact: Fact, hops: int) -> list[frozenset[str]]
                 found.append(frozenset(bind.value.reads) if not bind.value.top else frozenset())
         for bind in values.reaching(key, fact)[0]:
             found += _task_ids(values, bind.value, bind, hops - 1)
+    return found
+
+
+#: Where a call on a task names it: ``{"id": tid}``, ``TaskQueryParams(id=tid)``, ``task_id=tid``.
+_TASK_ID_SLOTS = ("id", "taskId", "task_id")
+
+
+def _acted_on_ids(values, call: Call) -> set[str]:
+    """The keys the task ``call`` acts on is named by: a slot of a dict or a keyword of a
+    request in its arguments (or in what they were bound to), or a keyword of the call."""
+    found: set[str] = set()
+    exprs = [arg.value for arg in call.arguments]
+    for arg in call.arguments:  # `cancel = {"method": "tasks/cancel", "params": {"id": job}}`
+        for key in arg.value.reads:
+            exprs += [bind.value for bind in values.reaching(key, call)[0]]
+    for expr in exprs:
+        found |= {key for slot, key in expr.slots.items() if slot in _TASK_ID_SLOTS}
+    for inner in (call, *(c for expr in exprs for c in expr.calls)):
+        for name in _TASK_ID_SLOTS:
+            given = inner.keyword(name)
+            if given is not None:
+                found |= set(given.value.reads)
     return found
 
 

@@ -126,10 +126,17 @@ def guessed(atom: tuple) -> bool:
     return len(atom) > 1 and isinstance(atom[1], Guess)
 
 
+#: What an HTTP response that carries a card holds besides it: its status and headers
+#: (an ``ETag`` kept from them is a validator, not card data). No card has these fields.
+RESPONSE_FIELDS = frozenset({"status_code", "status", "ok", "is_success", "is_error", "headers"})
+
+
 def project_field(atom: tuple, name: str) -> tuple | None:
     """What reading field ``name`` of a value with ``atom`` gives."""
     kind = atom[0]
     if kind == CARD:
+        if name in RESPONSE_FIELDS:
+            return None
         if name == "skills":
             return (SKILLS, atom[1])
         if name in CAPABILITY_FIELDS:
