@@ -699,14 +699,23 @@ class Flow:
 
     def memoizes(self, fetch: Call) -> bool:
         """``fetch`` runs only while the lasting place it fills is empty and never expires:
-        ``if role not in self._cards: self._cards[role] = await discover(...)``."""
+        ``if role not in self._cards: self._cards[role] = await discover(...)`` (the test
+        reads that place, not some other lasting name: ``if state in DONE: return``)."""
         if not self.caches(fetch) or self._expires(fetch):
             return False
         scope = fetch.scope
+        filled = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
         return any(
-            any(self.outlives_the_call(key, scope) for key in test.expr.keys)
+            any(self.outlives_the_call(key, scope) and key in filled for key in test.expr.keys)
             for test, _ in self.guards(fetch, conditional=True)
         )
+
+    def _polls_a_task(self, call: Call) -> bool:
+        """``call`` reads a task's status: itself, or through a project function it hands
+        the task to; not one that submits a task of its own and follows it to its end
+        (``close_branch(rows)`` in a loop over branches is no polling loop)."""
+        chain = self.chain(call, "get-task")
+        return bool(chain) and (len(chain) == 1 or self._handed_in(chain[-1]))
 
     def acts_on_task(self, call: Call, at: Fact | None = None) -> str | None:
         """What ``call`` does to a task that already exists: continues it, polls it,
@@ -792,12 +801,13 @@ class Flow:
                 if stream is not None:
                     return Anchor(stream, "submits the task and iterates its stream", is_send=True, scope=scope, live=True, before=True)
             if frame.kind in ("for", "while") and branch == "body":
-                poll = next((c for c in scope.calls if in_loop_body(c, frame) and self.chain(c, "get-task")), None)
+                poll = next((c for c in scope.calls if in_loop_body(c, frame) and self._polls_a_task(c)), None)
                 if poll is not None:
                     return Anchor(poll, "polls the submitted task in this loop", scope=scope, live=True)
         for send in self.sends(scope):
             if send is not fact and send.node is not fact.node and runs_before(send, fact):
-                if not any(c is send for c in getattr(fact, "args", Expr()).calls):
+                inside = send.order < fact.order <= send.end  # `make_client().send(m)`: runs first
+                if not inside and not any(c is send for c in getattr(fact, "args", Expr()).calls):
                     later = send.order > fact.order
                     continues = self.continues(send)
                     label = "task submitted here" + (" (on an earlier iteration)" if later else "")
@@ -886,19 +896,32 @@ class Flow:
             return Anchor(registration, f"registers {scope.name}() as a task-event consumer", scope=registration.scope, live=True)
         return None
 
-    def routes_a_new_task(self, fetch: Call, decision: object) -> bool:
+    def routes_a_new_task(self, fetch: Call, decision: object, anchor: Anchor | None = None) -> bool:
         """After an earlier send, a card fetched to route a new task: the function goes on to
         submit a task of its own and touches no task but the ones it submits, and the card
-        decides a condition or that send, not a state or what the object holds."""
-        scope = fetch.scope
-        if any(bind is decision for bind in scope.binds):
+        decides a condition or that send, not a state or what the object holds. A function
+        that touches no task at all (``refresh()`` of what its object holds) is judged at its
+        call site in the callers on the way to ``anchor``: ``refresh(); caption(...)``
+        between batches routes the next batch."""
+        if any(bind is decision for bind in fetch.scope.binds):
             return False
-        later = [c for c in scope.calls if c.order > fetch.order]
-        sends = [c for c in later if self.chain(c, "send") and runs_before(fetch, c)]
+        sites = [node for node, _ in anchor.via if isinstance(node, Call)] if anchor is not None else []
+        point = fetch
+        while not any(self.reaches_a_task(c) for c in point.scope.calls):
+            if not sites:
+                return False
+            point = sites.pop(0)
+        return self._submits_new_tasks_only(point)
+
+    def _submits_new_tasks_only(self, point: Call) -> bool:
+        """After ``point`` its function submits a task and touches no task but those."""
+        scope = point.scope
+        later = [c for c in scope.calls if c.order > point.order]
+        sends = [c for c in later if self.chain(c, "send") and runs_before(point, c)]
         if any(self.continues(c) for c in sends):
             return False
         new_tasks = self.derived(scope, calls=sends).keys()
-        earlier = [c for c in scope.calls if c.order < fetch.order and self.chain(c, "send")]
+        earlier = [c for c in scope.calls if c.order < point.order and self.chain(c, "send")]
         earlier_tasks = self.derived(scope, calls=earlier).keys()
 
         def touches_another_task(call: Call) -> bool:

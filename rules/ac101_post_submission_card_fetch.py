@@ -269,7 +269,7 @@ async def delegate(client, message, url):
             anchor = acts or flow.submission(call)
             if anchor is None or flow.served_from_cache(chain, anchor):
                 continue  # a cached card: when the cache re-reads it is AC104's question
-            if not anchor.live and flow.routes_a_new_task(call, node):
+            if not anchor.live and flow.routes_a_new_task(call, node, anchor):
                 continue
             notes = [*anchor.notes(), (node, label)]
             if len(chain) > 1:  # the fetch inside the project function that hands the card back
