@@ -1231,8 +1231,9 @@ class Flow:
         """The loop leaves as soon as the fetch returned, or as soon as it returned something
         (``if card is not None: return True``, ``if r.status_code == 200: break``): a retry
         or a readiness probe, not a re-read. A test that compares with anything else the
-        function holds (``if card.version != old.version: break``) waits for a change, and
-        one whose branch acts on a task (cancels it) decides on the card."""
+        function holds (``if card.version != old.version: break``) waits for a change, one
+        whose branch acts on a task (cancels it) decides on the card, and a pass that sends
+        a task before it leaves re-reads the card for each turn."""
         scope = fetch.scope
         depth = len(fetch.path)
         result = self.derived(scope, calls=[fetch])
@@ -1255,6 +1256,7 @@ class Flow:
             e.kind in ("break", "return")
             and e.order > fetch.order
             and e.path[:depth] == fetch.path
+            and not any(fetch.order < order < e.order for order in acting)  # a turn sent first: no retry
             and all(checks_the_result(frame) for frame, _ in e.path[depth:] if frame.kind == "if")
             for e in scope.exits
         )
