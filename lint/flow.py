@@ -1230,15 +1230,23 @@ class Flow:
     def until_success(self, fetch: Call) -> bool:
         """The loop leaves as soon as the fetch returned, or as soon as it returned something
         (``if card is not None: return True``, ``if r.status_code == 200: break``): a retry
-        or a readiness probe, not a re-read. A test that compares with anything else the
-        function holds (``if card.version != old.version: break``) waits for a change, one
-        whose branch acts on a task (cancels it) decides on the card, and a pass that sends
-        a task before it leaves re-reads the card for each turn."""
+        or a readiness probe, not a re-read."""
+        return self.retry_checks(fetch) is not None
+
+    def retry_checks(self, fetch: Call) -> list[Test] | None:
+        """The tests a retry of ``fetch`` leaves its loop through once the fetch returned
+        (``[]`` when it leaves right after it, also past the ``try`` the fetch is in), or
+        None when the loop is no retry. A test that compares with anything else the function
+        holds (``if card.version != old.version: break``) waits for a change, one whose
+        branch acts on a task (cancels it) decides on the card, and a pass that sends a
+        task before it leaves re-reads the card for each turn."""
         scope = fetch.scope
         depth = len(fetch.path)
         result = self.derived(scope, calls=[fetch])
         held = {b.split(".")[0] for bind in scope.binds for b in bind.targets} | {p.name for p in scope.params}
         acting = [c.order for c in scope.calls if self.reaches_a_task(c)]
+        tries = [f for f, branch in fetch.path if f.kind == "try" and branch == "body"]
+        past_try = [(f, branch) for f, branch in fetch.path if not any(f is t for t in tries)]
 
         def checks_the_result(frame) -> bool:
             keys = frame.test.expr.keys if frame.test is not None else {""}
@@ -1252,14 +1260,23 @@ class Flow:
                     return False
             return not any(frame.start < order <= frame.end for order in acting)
 
-        return any(
-            e.kind in ("break", "return")
-            and e.order > fetch.order
-            and e.path[:depth] == fetch.path
-            and not any(fetch.order < order < e.order for order in acting)  # a turn sent first: no retry
-            and all(checks_the_result(frame) for frame, _ in e.path[depth:] if frame.kind == "if")
-            for e in scope.exits
-        )
+        def on_success(e) -> int | None:
+            """How much of ``e``'s path the fetch's returning path shares."""
+            if e.path[:depth] == fetch.path:
+                return depth
+            if any(f is t for f, _ in e.path for t in tries):
+                return None  # in a handler of the try around the fetch: it failed
+            return len(past_try) if list(e.path[: len(past_try)]) == past_try else None
+
+        found: list[Test] | None = None
+        for e in scope.exits:
+            shared = on_success(e) if e.kind in ("break", "return") and e.order > fetch.order else None
+            if shared is None or any(fetch.order < order < e.order for order in acting):  # a turn sent first: no retry
+                continue
+            frames = [frame for frame, _ in e.path[shared:] if frame.kind == "if"]
+            if all(checks_the_result(frame) for frame in frames):
+                found = (found or []) + [frame.test for frame in frames if frame.test is not None]
+        return found
 
     def reruns(self, fetch: Call, depth: int = CALLER_DEPTH) -> tuple[object, str] | None:
         """A loop that runs ``fetch`` again on each pass without it being a per-peer loop

@@ -305,7 +305,10 @@ async def delegate(client, message, url):
         scope = fetch.scope
         name = flow.card_name(fetch)
         card = f"the fetched card ({name})" if name else "the fetched card"
+        retry = (flow.retry_checks(fetch) or []) if fetch.loops else []  # `if card is not None: break` decides nothing
         for test in scope.tests:
+            if any(test is check for check in retry):
+                continue
             if test.order >= fetch.order and flow.depends_on_fetch(test.expr, test, fetch) and flow.decides(test):
                 return test, f"{card} decides this {test.kind} condition", None
         for call in scope.calls:
