@@ -21,7 +21,12 @@ class PostSubmissionCardFetch(Rule):
     holds. A fetch whose result is only logged is a diagnostic and is not
     flagged, nor is a card fetched to route a new task once the earlier one is
     no longer in flight (not its stream, poll loop or update handler), when the
-    function touches no task but the ones it submits after the fetch.
+    function touches no task but the ones it submits after the fetch (or, for
+    a `refresh()` that touches no task, when its caller goes on that way).
+    A task the function makes after the fetch is new, not submitted: an id
+    it mints (`uuid4()`), an id read from its own later send's stream. The
+    test a retry leaves through once the fetch returned (`if card: break`)
+    decides nothing, and neither do a response's status and headers.
 
     ## Why is this bad?
     On many peers a card fetch is a negotiation event, not a read: a probe
