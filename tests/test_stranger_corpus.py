@@ -21,7 +21,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 #: What the corpus measured at the last change to the analysis: per code, at least
 #: these true findings and at most these false ones.
 FLOOR = {
-    "AC101": (7, 5),
+    "AC101": (7, 0),
     "AC102": (3, 0),
     "AC103": (6, 0),
     "AC104": (12, 2),
@@ -31,7 +31,7 @@ FLOOR = {
     "AC201": (2, 0),
     "AC202": (6, 0),
 }
-MIN_PRECISION, MIN_RECALL = 0.86, 0.70
+MIN_PRECISION, MIN_RECALL = 0.95, 0.73
 
 ROW = re.compile(r"^(AC\d{3})\s+(\d+)\s+(\d+)\s+(\d+)$", re.MULTILINE)
 
