@@ -413,6 +413,9 @@ class Param:
     index: int = 0
     star: str = ""
     default_none: bool = False
+    #: The type of each element when the annotation is a fixed-length tuple
+    #: (``pair: tuple[Server, Client]``), which ``annotation`` knows only by its first.
+    element_types: tuple[str | None, ...] | None = None
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "node": None}
@@ -781,6 +784,28 @@ def annotation_text(annotation: cst.Annotation | None) -> str | None:
     if annotation is None:
         return None
     return _type_text(annotation.annotation)
+
+
+def tuple_element_types(annotation: cst.Annotation | None) -> tuple[str | None, ...] | None:
+    """The type of each element of a fixed-length tuple annotation: ``tuple[Server, Client]``,
+    ``Optional[Tuple[str, Client]]`` -> ``("Server", "Client")``; ``None`` for any other."""
+    node = annotation.annotation if annotation is not None else None
+    while node is not None:
+        kind = type(node)
+        if kind is cst.BinaryOperation:  # tuple[A, B] | None
+            node = node.left if _type_text(node.left) not in (None, "None") else node.right
+            continue
+        if kind is not cst.Subscript:
+            return None
+        container = (dotted(node.value) or "").rsplit(".", 1)[-1]
+        elements = [e.slice.value for e in node.slice if type(e.slice) is cst.Index]
+        if container == "Optional" and len(elements) == 1:
+            node = elements[0]
+            continue
+        if container not in ("tuple", "Tuple") or len(elements) < 2 or any(type(e) is cst.Ellipsis for e in elements):
+            return None
+        return tuple(_type_text(e) for e in elements)
+    return None
 
 
 def _type_text(node: cst.CSTNode) -> str | None:
@@ -1296,7 +1321,10 @@ def _slot_key(value: cst.CSTNode) -> str | None:
 
 
 def _param(param: cst.Param, index: int, star: str = "") -> Param:
-    return Param(param.name.value, annotation_text(param.annotation), param, index, star, is_none(param.default))
+    return Param(
+        param.name.value, annotation_text(param.annotation), param, index, star, is_none(param.default),
+        tuple_element_types(param.annotation),
+    )
 
 
 def _decorator_name(decorator: cst.Decorator) -> str | None:

@@ -359,18 +359,51 @@ class ScopeValues:
         if bind.keyed and targets and key == targets[0]:
             return NOTHING  # `for name, card in cards.items()`: the name is no card
         if len(targets) > 1 and key in targets and bind.kind == "assign":
-            position = targets.index(key)
-            elements = bind.value.elements
-            if elements is not None and len(elements) == len(targets):
-                return self.expr(elements[position], bind)
-            if bind.direct is not None:  # `doc, digest = load(url)`
-                target = self.analysis.project_function(bind.direct)
-                if target is not None:
-                    atoms = self.analysis.instantiate_element(self, bind.direct, target, position, len(targets))
-                    if any(a[0] == TASK for a in atoms):  # the task it submits, as this call's
-                        atoms |= {(TASK, bind.direct)}
-                    return atoms
+            atoms = self.unpacked(bind, targets.index(key), len(targets))
+            if atoms is not None:
+                return atoms
         return self.bind(bind)
+
+    def unpacked(self, bind: Bind, position: int, count: int, depth: int = 3) -> frozenset | None:
+        """What the ``position``-th of ``count`` values ``bind``'s value unpacks into holds,
+        where it is known element by element (``None`` where it is known only as a whole):
+        a tuple written out, a project function's returns, a key holding one of these."""
+        elements = bind.value.elements
+        if elements is not None and len(elements) == count:
+            return self.expr(elements[position], bind)
+        if bind.direct is not None:  # `doc, digest = load(url)`
+            target = self.analysis.project_function(bind.direct)
+            if target is not None:
+                atoms = self.analysis.instantiate_element(self, bind.direct, target, position, count)
+                if any(a[0] == TASK for a in atoms):  # the task it submits, as this call's
+                    atoms |= {(TASK, bind.direct)}
+                return atoms
+        if bind.copy_of is not None and depth > 0:  # `_, client = pair`
+            return self.element(bind.copy_of, bind, position, count, depth - 1)
+        return None
+
+    def element(self, key: str, fact: Fact, position: int, count: int, depth: int) -> frozenset | None:
+        """What the ``position``-th of ``count`` elements of ``key``'s value holds at
+        ``fact``: from each bind that may have given it, or from its parameter's tuple
+        annotation (``pair: tuple[Server, Client]``); ``None`` where one of them is known
+        only as a whole."""
+        binds, killed = self.reaching(key, fact)
+        atoms: set[tuple] = set()
+        for bind in binds:
+            if bind.weak or bind.kind != "assign" or bind.targets != [key]:
+                return None
+            found = self.unpacked(bind, position, count, depth)
+            if found is None:
+                return None
+            atoms |= found
+        if not killed:
+            param = self.params.get(key)
+            types = param.element_types if param is not None else None
+            if types is None or len(types) != count:
+                return None
+            if types[position]:
+                atoms |= self.analysis.type_atoms(self, types[position], param)
+        return frozen(atoms)
 
     def entry(self, key: str, fact: Fact | None) -> frozenset:
         """What ``key`` holds before this function binds it: part of a bound key, a
