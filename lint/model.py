@@ -413,9 +413,6 @@ class Param:
     index: int = 0
     star: str = ""
     default_none: bool = False
-    #: The type of each element when the annotation is a fixed-length tuple
-    #: (``pair: tuple[Server, Client]``), which ``annotation`` knows only by its first.
-    element_types: tuple[str | None, ...] | None = None
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "node": None}
@@ -780,32 +777,24 @@ def _block_exit(block: cst.BaseSuite) -> str | None:
 
 def annotation_text(annotation: cst.Annotation | None) -> str | None:
     """The type an annotation gives a value, or what its container holds:
-    ``Optional[Task]``, ``Task | None``, ``list[Task]``, ``dict[str, Task]`` -> ``Task``."""
+    ``Optional[Task]``, ``Task | None``, ``list[Task]``, ``dict[str, Task]`` -> ``Task``;
+    a fixed-length tuple's element types, by position: ``tuple[Server, Client]`` ->
+    ``Server, Client`` (see :func:`annotation_types`)."""
     if annotation is None:
         return None
     return _type_text(annotation.annotation)
 
 
-def tuple_element_types(annotation: cst.Annotation | None) -> tuple[str | None, ...] | None:
-    """The type of each element of a fixed-length tuple annotation: ``tuple[Server, Client]``,
-    ``Optional[Tuple[str, Client]]`` -> ``("Server", "Client")``; ``None`` for any other."""
-    node = annotation.annotation if annotation is not None else None
-    while node is not None:
-        kind = type(node)
-        if kind is cst.BinaryOperation:  # tuple[A, B] | None
-            node = node.left if _type_text(node.left) not in (None, "None") else node.right
-            continue
-        if kind is not cst.Subscript:
-            return None
-        container = (dotted(node.value) or "").rsplit(".", 1)[-1]
-        elements = [e.slice.value for e in node.slice if type(e.slice) is cst.Index]
-        if container == "Optional" and len(elements) == 1:
-            node = elements[0]
-            continue
-        if container not in ("tuple", "Tuple") or len(elements) < 2 or any(type(e) is cst.Ellipsis for e in elements):
-            return None
-        return tuple(_type_text(e) for e in elements)
-    return None
+def annotation_types(text: str) -> list[str]:
+    """The types an annotation's text names: its one type, or a fixed-length tuple's by
+    position (``"Server, Client"``; ``""`` for an element of no known type)."""
+    return text.split(", ")
+
+
+def _element_text(node: cst.CSTNode) -> str:
+    """A fixed-length tuple's element, as one position of :func:`annotation_types`."""
+    text = _type_text(node)
+    return "" if text is None or text == "None" or ", " in text else text
 
 
 def _type_text(node: cst.CSTNode) -> str | None:
@@ -819,6 +808,8 @@ def _type_text(node: cst.CSTNode) -> str | None:
             return _type_text(elements[1])
         if container in ("Annotated", "ClassVar", "Final"):
             return _type_text(elements[0])
+        if container in ("tuple", "Tuple") and len(elements) > 1 and not any(type(e) is cst.Ellipsis for e in elements):
+            return ", ".join(_element_text(e) for e in elements)
         if container in ("Optional", "list", "List", "set", "Set", "frozenset", "tuple", "Tuple", "Sequence", "Iterable",
                          "AsyncIterator", "Iterator", "AsyncIterable", "Union", "deque", "Awaitable", "Coroutine"):
             found = [t for t in (_type_text(e) for e in elements) if t not in (None, "None", "...")]
@@ -1321,10 +1312,7 @@ def _slot_key(value: cst.CSTNode) -> str | None:
 
 
 def _param(param: cst.Param, index: int, star: str = "") -> Param:
-    return Param(
-        param.name.value, annotation_text(param.annotation), param, index, star, is_none(param.default),
-        tuple_element_types(param.annotation),
-    )
+    return Param(param.name.value, annotation_text(param.annotation), param, index, star, is_none(param.default))
 
 
 def _decorator_name(decorator: cst.Decorator) -> str | None:

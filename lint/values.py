@@ -52,7 +52,7 @@ from a2alint.apimodel import (
     rest_role,
 )
 from a2alint.control import checkpoint, common_loop, dominates, in_loop_body, runs_before, spend
-from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Exit, Expr, Fact, ModuleModel, Param, Scope
+from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Exit, Expr, Fact, ModuleModel, Param, Scope, annotation_types
 
 # --- atoms ---------------------------------------------------------------------------------
 
@@ -398,11 +398,10 @@ class ScopeValues:
             atoms |= found
         if not killed:
             param = self.params.get(key)
-            types = param.element_types if param is not None else None
-            if types is None or len(types) != count:
+            types = annotation_types(param.annotation) if param is not None and param.annotation else ()
+            if len(types) != count:
                 return None
-            if types[position]:
-                atoms |= self.analysis.type_atoms(self, types[position], param)
+            atoms |= self.analysis.type_atoms(self, types[position], param)
         return frozen(atoms)
 
     def entry(self, key: str, fact: Fact | None) -> frozenset:
@@ -803,17 +802,20 @@ class Analysis:
         return self.global_atoms(other, remainder)
 
     def type_atoms(self, values: ScopeValues, annotation: str, origin: Fact | Param) -> frozenset:
-        """What an annotation says a value is."""
-        qualified = self.qualify(values, annotation)
-        if qualified is None:
-            return NOTHING
-        if isinstance(qualified, ClassFacts):
-            return frozenset({(TYPE, qualified)})
-        if qualified in CARD_TYPES:
-            return frozenset({(CARD, origin), (TYPE, qualified)})
-        if qualified in apimodel.TASK_EVENT_TYPES:
-            return frozenset({(STATUS, origin), (TYPE, qualified)})
-        return frozenset({(TYPE, qualified)})
+        """What an annotation says a value is (a fixed-length tuple: what its elements are)."""
+        atoms: set[tuple] = set()
+        for text in annotation_types(annotation):
+            qualified = self.qualify(values, text) if text else None
+            if qualified is None:
+                continue
+            atoms.add((TYPE, qualified))
+            if isinstance(qualified, ClassFacts):
+                continue
+            if qualified in CARD_TYPES:
+                atoms.add((CARD, origin))
+            elif qualified in apimodel.TASK_EVENT_TYPES:
+                atoms.add((STATUS, origin))
+        return frozen(atoms)
 
     def qualify(self, values: ScopeValues, text: str) -> str | ClassFacts | None:
         """A type named in an annotation: a project class or a canonical external name."""
