@@ -985,10 +985,25 @@ class Flow:
         return None
 
     # -- card fields: skills, contract fields, digests --
+    def condition(self, shape: tuple, scope: Scope, depth: int = 2) -> tuple:
+        """``shape`` with each bare name that ``scope`` binds once, to a condition, replaced
+        by that condition's form (``missing = x not in ids`` ... ``if missing:``)."""
+        kind = shape[0] if shape else ""
+        if kind == "not":
+            return ("not", self.condition(shape[1], scope, depth))
+        if kind in ("and", "or"):
+            return (kind, self.condition(shape[1], scope, depth), self.condition(shape[2], scope, depth))
+        if kind == "key" and depth > 0:
+            binds = self.analysis.values(scope).binds_of.get(shape[1], ())
+            if len(binds) == 1 and binds[0].shape:
+                return self.condition(binds[0].shape, scope, depth - 1)
+        return shape
+
     def absence(self, shape: tuple, holds: bool, scope: Scope, depth: int = 4, bound: Call | None = None) -> bool:
         """Whether a condition of form ``shape`` being ``holds`` means "a skill is missing
         from the card". ``bound``: the call whose function ``scope`` is, when asked through
         a helper (its parameters are what that call passes)."""
+        shape = self.condition(shape, scope)
         kind = shape[0] if shape else ""
         if kind == "not":
             return self.absence(shape[1], not holds, scope, depth, bound)
@@ -997,7 +1012,9 @@ class Flow:
         skills = self._skills(scope, bound)
         if kind == "cmp":
             op, left, right = shape[1], shape[2], shape[3]
-            if op in ("in", "not in") and right != "None" and any(key in skills for key in right):
+            if op in ("in", "not in") and right != "None" and (
+                any(key in skills for key in right) or self._operand_holds(shape, 1, scope, bound, _is_skills)
+            ):
                 return holds == (op == "not in")
             if op in ("is", "is not") and right == "None" and any(key in skills for key in left):
                 return holds == (op == "is")
@@ -1034,6 +1051,19 @@ class Flow:
             if any(a[0] == SKILLS for a in atoms):
                 keys.add(key)
         return frozenset(keys)
+
+    def _operand_holds(self, shape: tuple, side: int, scope: Scope, bound: Call | None, want) -> bool:
+        """The ``side``-th operand of a comparison ``shape`` (0: left, 1: right) is a call whose
+        result has an atom ``want`` accepts (``x not in skill_ids(card)``). ``bound``: as for
+        :meth:`absence`."""
+        index = shape[4][side] if len(shape) > 4 else -1
+        if not 0 <= index < len(scope.calls):
+            return False
+        values = self.analysis.values(scope)
+        atoms = values.result(scope.calls[index])
+        if bound is not None:
+            atoms = self.analysis.instantiate(atoms, self.analysis.values(bound.scope), bound, scope)
+        return any(want(a) for a in self.analysis.resolve(atoms))
 
     def reads_contract(self, test: Test) -> bool:
         """A condition reading a card's contract field, version or signatures; a contract

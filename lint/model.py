@@ -372,6 +372,8 @@ class Bind(Fact):
     weak: bool = False
     #: ``for key, value in d.items()`` / ``for i, x in enumerate(xs)``: the first target is a key.
     keyed: bool = False
+    #: The value's form when it is a condition (``missing = x not in ids``), as a test's.
+    shape: tuple = ()
 
 
 @dataclass(eq=False, repr=False)
@@ -645,10 +647,13 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
 def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH) -> tuple:
     """The form of a condition, enough to ask what it tests without the tree:
 
-    ``("not", s)``, ``("or", a, b)``, ``("and", a, b)``, ``("cmp", op, left, right)`` with
-    the keys each operand reads, ``("any", keys)`` / ``("all", keys)``, ``("call", i)`` (the
-    ``i``-th call of the scope), ``("key", key)`` for a bare name or attribute,
-    ``("true",)``, ``("other", keys)``."""
+    ``("not", s)``, ``("or", a, b)``, ``("and", a, b)``, ``("cmp", op, left, right, calls)``
+    with the keys each operand reads and the calls the operands are (their indices, or
+    ``-1``), ``("any", keys)`` / ``("all", keys)``, ``("call", i)`` (the ``i``-th call of the
+    scope), ``("key", key)`` for a bare name or attribute, ``("true",)``, ``("other", keys)``.
+    Tests of a collection's size are tests of the collection (``len(x) == 0`` is ``not x``);
+    a filtering comprehension is true when one item passes (``[s for s in xs if p]`` is
+    ``any(p for s in xs)``), and ``all(not p ...)`` is ``not any(p ...)``."""
     kind = type(node)
     if depth <= 0:
         return ("other", expr_keys(node))
@@ -657,13 +662,22 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
     if kind is cst.BooleanOperation:
         op = "and" if type(node.operator) is cst.And else "or"
         return (op, shape_of(node.left, calls, depth - 1), shape_of(node.right, calls, depth - 1))
+    sized = _sized(node)
+    if sized is not None:
+        inner, empty = sized
+        shape = shape_of(inner, calls, depth - 1)
+        return ("not", shape) if empty else shape
     if kind is cst.Comparison and len(node.comparisons) == 1:
         target = node.comparisons[0]
         op = _COMPARISONS.get(type(target.operator), "?")
         right = "None" if is_none(target.comparator) else expr_keys(target.comparator)
-        return ("cmp", op, expr_keys(node.left), right)
+        return ("cmp", op, expr_keys(node.left), right, (_call_of(node.left, calls), _call_of(target.comparator, calls)))
+    if kind in (cst.ListComp, cst.SetComp, cst.DictComp) and node.for_in.ifs:
+        return ("any", expr_keys(node))
     if kind is cst.Call:
         name = dotted(node.func)
+        if name == "all" and _negated_items(node):
+            return ("not", ("any", expr_keys(node)))
         if name in ("any", "all"):
             return (name, expr_keys(node))
         key = dotted(node)  # `slot.get("remote_ref")`: a field read
@@ -707,6 +721,53 @@ def literal_state(node: cst.CSTNode) -> str | None:
     if "." in key and key.rsplit(".", 1)[0].rsplit(".", 1)[-1] == "TaskState":
         return last.lower().replace("_", "-")
     return None
+
+
+#: The forms of a value that is a condition (not a name, a call or anything else).
+_CONDITIONS = frozenset({"not", "and", "or", "cmp", "any", "all"})
+
+
+def _call_of(node: cst.CSTNode, calls: dict[int, int]) -> int:
+    """The index of the call an operand is (``skill_ids(card)``, awaited or not), else -1."""
+    if type(node) is cst.Await:
+        node = node.expression
+    return calls.get(id(node), -1) if type(node) is cst.Call else -1
+
+
+def _sized(node: cst.CSTNode) -> tuple[cst.CSTNode, bool] | None:
+    """``len(x)`` tested for being zero or not: ``(x, True)`` for ``len(x) == 0`` (and
+    ``< 1``, ``<= 0``), ``(x, False)`` for ``len(x)``, ``len(x) > 0`` (and ``!= 0``, ``>= 1``)."""
+    if type(node) is cst.Comparison and len(node.comparisons) == 1:
+        target = node.comparisons[0]
+        bound = target.comparator.value if type(target.comparator) is cst.Integer else None
+        op = _COMPARISONS.get(type(target.operator))
+        inner = _len_argument(node.left)
+        if inner is None or (op, bound) not in _SIZE_TESTS:
+            return None
+        return inner, _SIZE_TESTS[(op, bound)]
+    inner = _len_argument(node)
+    return (inner, False) if inner is not None else None
+
+
+#: ``len(x) <op> <n>`` -> whether it holds when ``x`` is empty.
+_SIZE_TESTS = {("==", "0"): True, ("<", "1"): True, ("<=", "0"): True, (">", "0"): False, ("!=", "0"): False, (">=", "1"): False}
+
+
+def _len_argument(node: cst.CSTNode) -> cst.CSTNode | None:
+    if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len" and len(node.args) == 1:
+        return node.args[0].value
+    return None
+
+
+def _negated_items(node: cst.Call) -> bool:
+    """``all(s.id != x for s in xs)`` / ``all(not p(s) for s in xs)``: that no item passes."""
+    generator = node.args[0].value if len(node.args) == 1 else None
+    if type(generator) not in (cst.GeneratorExp, cst.ListComp):
+        return False
+    item = generator.elt
+    if type(item) is cst.UnaryOperation and type(item.operator) is cst.Not:
+        return True
+    return type(item) is cst.Comparison and len(item.comparisons) == 1 and type(item.comparisons[0].operator) in (cst.NotEqual, cst.NotIn)
 
 
 # --- the traversal -------------------------------------------------------------------
@@ -1194,6 +1255,10 @@ class ModelBuilder:
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
                     annotation, weak=weak)
         self._describe(bind, node.value)
+        if kind is not cst.AugAssign:
+            shape = shape_of(node.value, self._call_index())
+            if shape[0] in _CONDITIONS:
+                bind.shape = shape
         self.scope.binds.append(bind)
 
     def _elements(self, expr: Expr, value: cst.CSTNode | None) -> None:
