@@ -1013,7 +1013,7 @@ class Flow:
         if kind == "cmp":
             op, left, right = shape[1], shape[2], shape[3]
             if op in ("in", "not in") and right != "None" and (
-                any(key in skills for key in right) or self._operand_holds(shape, 1, scope, bound, _is_skills)
+                any(key in skills for key in right) or self.operand_holds(shape, 1, scope, bound, _is_skills)
             ):
                 return holds == (op == "not in")
             if op in ("is", "is not") and right == "None" and any(key in skills for key in left):
@@ -1052,7 +1052,7 @@ class Flow:
                 keys.add(key)
         return frozenset(keys)
 
-    def _operand_holds(self, shape: tuple, side: int, scope: Scope, bound: Call | None, want) -> bool:
+    def operand_holds(self, shape: tuple, side: int, scope: Scope, bound: Call | None, want) -> bool:
         """The ``side``-th operand of a comparison ``shape`` (0: left, 1: right) is a call whose
         result has an atom ``want`` accepts (``x not in skill_ids(card)``). ``bound``: as for
         :meth:`absence`."""

@@ -652,6 +652,8 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
     ``-1``), ``("any", keys)`` / ``("all", keys)``, ``("call", i)`` (the ``i``-th call of the
     scope), ``("key", key)`` for a bare name or attribute, ``("true",)``, ``("other", keys)``.
     Tests of a collection's size are tests of the collection (``len(x) == 0`` is ``not x``);
+    a difference of sets is true when they differ (``a - b``: an item of ``a`` is not in
+    ``b``; ``a ^ b``: ``a != b``);
     a filtering comprehension is true when one item passes (``[s for s in xs if p]`` is
     ``any(p for s in xs)``), and ``all(not p ...)`` is ``not any(p ...)``."""
     kind = type(node)
@@ -674,6 +676,9 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
         return ("cmp", op, expr_keys(node.left), right, (_call_of(node.left, calls), _call_of(target.comparator, calls)))
     if kind in (cst.ListComp, cst.SetComp, cst.DictComp) and node.for_in.ifs:
         return ("any", expr_keys(node))
+    if kind is cst.BinaryOperation and type(node.operator) in _SET_DIFFERENCES:
+        op = _SET_DIFFERENCES[type(node.operator)]
+        return ("cmp", op, expr_keys(node.left), expr_keys(node.right), (_call_of(node.left, calls), _call_of(node.right, calls)))
     if kind is cst.Call:
         name = dotted(node.func)
         if name == "all" and _negated_items(node):
@@ -723,6 +728,8 @@ def literal_state(node: cst.CSTNode) -> str | None:
     return None
 
 
+#: Set operators whose result is non-empty when the sets differ, as the comparison they make.
+_SET_DIFFERENCES = {cst.Subtract: "not in", cst.BitXor: "!="}
 #: The forms of a value that is a condition (not a name, a call or anything else).
 _CONDITIONS = frozenset({"not", "and", "or", "cmp", "any", "all"})
 

@@ -11,9 +11,11 @@ class SkillAbsenceCancel(Rule):
     ## What it does
     Flags a `cancel` whose execution depends on a skill being absent from an
     Agent Card's `skills`: `x not in card.skills`, `not any(s.id == x for s
-    in card.skills)`, a lookup that returned `None`, a same-module helper
-    that does one of these, the `else` of a presence test, or an early
-    return guarded by presence.
+    in card.skills)`, `all(s.id != x ...)`, an empty filtered list (`not
+    [...]`, `len([...]) == 0`), `x not in ids(card)` or `wanted - ids(card)`
+    with a project helper returning the ids, a lookup that returned `None`,
+    a helper that does one of these, a flag bound to one of these, the
+    `else` of a presence test, or an early return guarded by presence.
 
     ## Why is this bad?
     Peers reorganise `skills` (into sub-agents, under new ids) without

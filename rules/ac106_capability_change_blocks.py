@@ -12,7 +12,9 @@ class CapabilityChangeBlocks(Rule):
     ## What it does
     Flags a `raise`, a `return` that refuses to go on, or a cancel guarded
     by a comparison of capability fields (`skills`, `defaultInputModes`,
-    `defaultOutputModes`, `capabilities`) between a cached and a newer card.
+    `defaultOutputModes`, `capabilities`) between a cached and a newer card:
+    written out, bound to a flag first, made by a project helper that
+    returns it, or as a difference of their sets (`ids(old) - ids(new)`).
 
     ## Why is this bad?
     Stale capability data is a cheap, recoverable failure that the task's
@@ -103,7 +105,8 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
             blockers += [(c, chain) for c in scope.calls if (chain := flow.chain(c, "cancel"))]
             for fact, chain in blockers:
                 for test, holds in flow.guards(fact):
-                    if self._compares_capabilities(flow, test) and _runs_on_difference(test.shape, holds):
+                    shape = flow.condition(test.shape, scope)
+                    if self._compares_capabilities(flow, test, shape) and _runs_on_difference(flow, shape, holds, scope, test):
                         fields = sorted({field_of(k) for k in test.expr.keys if field_of(k) in CAPABILITY_FIELDS})
                         cards = _cards(flow, test)
                         what = f"capability fields ({', '.join(fields)})" if fields else "capability data (skills, modes)"
@@ -127,22 +130,55 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
                         break
 
     @staticmethod
-    def _compares_capabilities(flow: Flow, test: Test) -> bool:
-        """The test compares capability data of two cards: their fields (``fresh.skills !=
-        cached.skills``) or values derived from them (``old != new``, sets of skill ids)."""
+    def _compares_capabilities(flow: Flow, test: Test, shape: tuple) -> bool:
+        """The test (of form ``shape``) compares capability data of two cards: their fields
+        (``fresh.skills != cached.skills``) or values derived from them (``old != new``, sets
+        of skill ids, ``ids(old) - ids(new)``), itself or through a helper it calls."""
         if flow.reads_contract(test):
             return False
         if len(_bases(flow, test)) >= 2:
             return True
-        shape = test.shape
-        while shape and shape[0] == "not":
-            shape = shape[1]
-        if not shape or shape[0] != "cmp" or shape[1] not in ("==", "!=", "is", "is not") or shape[3] == "None":
-            return False
-        left, right = (_maximal(keys) for keys in (shape[2], shape[3]))
-        if not left or not right or left == right:
-            return False
-        return all(any(a[0] in ("skills", "capability") for k in side for a in flow.atoms(k, test)) for side in (left, right))
+        return _capability_comparison(flow, shape, test.scope, test, 2)
+
+
+def _capability_comparison(flow: Flow, shape: tuple, scope, at, depth: int) -> bool:
+    """``shape`` (a condition of ``scope``, asked at ``at``) compares the capability data of
+    two values, or calls a project function that returns such a comparison."""
+    while shape and shape[0] == "not":
+        shape = shape[1]
+    if shape and shape[0] in ("and", "or"):
+        return any(_capability_comparison(flow, part, scope, at, depth) for part in shape[1:])
+    helper = _helper(flow, shape, scope) if depth > 0 else None
+    if helper is not None:
+        return any(
+            _capability_comparison(flow, flow.condition(exit_.shape, helper), helper, exit_, depth - 1)
+            for exit_ in helper.exits if exit_.kind == "return" and exit_.shape
+        )
+    if not shape or shape[0] != "cmp" or shape[1] not in _COMPARED or shape[3] == "None":
+        return False
+    left, right = (_maximal(keys) for keys in (shape[2], shape[3]))
+    if left == right:
+        return False
+    return all(
+        any(a[0] in ("skills", "capability") for k in keys for a in flow.atoms(k, at))
+        or flow.operand_holds(shape, side, scope, None, _is_capability)
+        for side, keys in enumerate((left, right))
+    )
+
+
+#: Comparisons of two cards' capability data (``in``: the items of one among the other's).
+_COMPARED = ("==", "!=", "is", "is not", "in", "not in")
+
+
+def _is_capability(atom: tuple) -> bool:
+    return atom[0] in ("skills", "capability")
+
+
+def _helper(flow: Flow, shape: tuple, scope):
+    """The project function a condition of form ``("call", i)`` calls."""
+    if not shape or shape[0] != "call" or shape[1] >= len(scope.calls):
+        return None
+    return flow.callee(scope.calls[shape[1]])
 
 
 def _maximal(keys: frozenset[str]) -> set[str]:
@@ -193,10 +229,25 @@ def _age(key: str) -> str | None:
     return None
 
 
-def _runs_on_difference(shape: tuple, holds: bool) -> bool:
-    """Whether the guarded code runs when the compared values differ."""
-    if shape and shape[0] == "not":
-        return _runs_on_difference(shape[1], not holds)
-    if shape and shape[0] == "cmp" and shape[1] in ("==", "is"):
+def _runs_on_difference(flow: Flow, shape: tuple, holds: bool, scope, at, depth: int = 2) -> bool:
+    """Whether the guarded code runs when the compared values differ (through a helper
+    that returns the comparison too). Of ``a and b``, the parts that compare capability
+    data decide: any of them when each part has the value, all of them when one may not."""
+    kind = shape[0] if shape else ""
+    if kind == "not":
+        return _runs_on_difference(flow, shape[1], not holds, scope, at, depth)
+    if kind in ("and", "or"):
+        parts = shape[1:]
+        compared = [part for part in parts if _capability_comparison(flow, part, scope, at, depth)]
+        if (kind == "and") == holds:  # every part has the value `holds`
+            return any(_runs_on_difference(flow, part, holds, scope, at, depth) for part in compared)
+        return len(compared) == len(parts) and all(_runs_on_difference(flow, part, holds, scope, at, depth) for part in parts)
+    if kind == "cmp" and shape[1] in ("==", "is", "in"):
         return not holds
+    helper = _helper(flow, shape, scope) if depth > 0 else None
+    if helper is not None:
+        returned = next((e for e in helper.exits if e.kind == "return" and e.shape), None)
+        if returned is None:
+            return False
+        return _runs_on_difference(flow, flow.condition(returned.shape, helper), holds, helper, returned, depth - 1)
     return holds
