@@ -52,6 +52,8 @@ TASK_TRANSITIONS = frozenset(
 FAILING_TRANSITIONS = frozenset({"failed", "reject", "cancel"})
 UPDATER_TYPES = frozenset({"a2a:TaskUpdater"})
 FAILED_STATES = frozenset({"failed", "canceled", "cancelled", "rejected"})
+#: What of a card, besides its contract fields, changes with its contract (see Flow.reads_contract).
+_CONTRACT_MARKS = CONTRACT_FIELDS | {"version", "signatures", "etag"}
 #: Time sources an expiry check compares with.
 _CLOCKS = ("time.time", "time.monotonic", ".now", ".utcnow", "time.perf_counter", "loop.time")
 EXPIRY_WORDS = {"ttl", "expire", "expires", "expired", "expiry", "stale", "age", "refresh", "deadline"}
@@ -1068,15 +1070,18 @@ class Flow:
     def reads_contract(self, test: Test) -> bool:
         """A condition reading a card's contract field, version or signatures; a contract
         digest; or a validator (ETag) of a card."""
-        scope = test.scope
-        cards = self.card_keys(scope)
-        for key in test.expr.keys:
-            last = field_of(key).lower()
-            base = key.rsplit(".", 1)[0] if "." in key else ""
-            if base in cards and (last in CONTRACT_FIELDS or last in ("version", "signatures", "etag")):
-                return True
+        if self._card_contract_keys(test):
+            return True
         atoms = self.expr_atoms(test.expr, test)
         return any(a[0] in (CONTRACT, DIGEST) for a in atoms) or self._compares_validators(test)
+
+    def _card_contract_keys(self, test: Test) -> list[str]:
+        """The keys ``test`` reads that are a card's contract field, version, signatures or ETag."""
+        cards = self.card_keys(test.scope)
+        return [
+            key for key in test.expr.keys
+            if "." in key and key.rsplit(".", 1)[0] in cards and field_of(key).lower() in _CONTRACT_MARKS
+        ]
 
     def _compares_validators(self, test: Test) -> bool:
         """``if etag_now != etag_then``: card validators (ETags of card fetches, or by name)."""
@@ -1084,7 +1089,7 @@ class Flow:
 
     def compared_contract_fields(self, test: Test) -> list[str]:
         fields = {field_of(k) for k in test.expr.keys if field_of(k) in CONTRACT_FIELDS or "digest" in k or "etag" in k.lower() or "contract" in k}
-        return sorted(fields)
+        return sorted(fields | {field_of(k) for k in self._card_contract_keys(test)})
 
     # -- state changes --
     def state_change(self, fact: Fact) -> bool:
