@@ -182,6 +182,7 @@ class Flow:
         self._origins: dict[int, tuple[frozenset[int], set]] = {}
         self._expr_atoms: dict[tuple[Expr, Fact], frozenset] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
+        self._loop_searches: dict[int, list[Test]] = {}
         #: What a call does, as the project's analysis answers it: ``roles(call)``, its
         #: roles; ``chain(call, role)``, the calls from it down to the one that plays
         #: ``role`` (through project functions, in any module): ``[call]`` when it plays it
@@ -946,6 +947,8 @@ class Flow:
                 test = frame.test
                 if test is not None:
                     found.append((test, branch == "body"))
+            elif frame.kind == "for" and branch == "orelse":
+                found += [(search, False) for search in self._searches(scope, frame)]
         for guard in scope.guards:
             if guard.order >= fact.order or guard.test is None:
                 continue
@@ -962,6 +965,25 @@ class Flow:
                     shared += 1
                 if all(frame.kind == "if" and frame.end < fact.order for frame, _ in guard_path[shared:]):
                     found.append((guard.test, guard.polarity))
+        return found
+
+    def _searches(self, scope: Scope, loop: Frame) -> list[Test]:
+        """The tests on which a ``for`` loop leaves with ``break``, each as the search it
+        makes: ``any(test for item in loop)``, false where the loop's ``else`` runs (``for s
+        in card.skills: if s.id == x: break`` ... ``else: cancel``)."""
+        found = self._loop_searches.get(id(loop))
+        if found is None:
+            found = self._loop_searches[id(loop)] = []
+            iterated = loop_bind(scope, loop)
+            for exit_ in scope.exits:
+                loops = [frame for frame, _ in exit_.path if frame.kind in ("for", "while")]
+                if exit_.kind != "break" or not loops or loops[-1] is not loop:
+                    continue
+                frame, branch = next(((f, b) for f, b in reversed(exit_.path) if f.kind == "if"), (None, ""))
+                if frame is None or frame.start < loop.start or branch != "body" or frame.test is None:
+                    continue
+                keys = frame.test.expr.keys | (iterated.value.keys if iterated is not None else frozenset())
+                found.append(replace(frame.test, shape=("any", frozenset(keys))))
         return found
 
     def verification(self, fact: Fact, sequential: bool = False) -> Call | None:

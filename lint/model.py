@@ -734,6 +734,16 @@ _SET_DIFFERENCES = {cst.Subtract: "not in", cst.BitXor: "!="}
 _CONDITIONS = frozenset({"not", "and", "or", "cmp", "any", "all"})
 
 
+def _may_be_condition(node: cst.CSTNode | None) -> bool:
+    """Whether a bound value can have a condition's form (asked before working its form out)."""
+    kind = type(node)
+    if kind is cst.BinaryOperation:
+        return type(node.operator) in _SET_DIFFERENCES
+    if kind is cst.Call:
+        return type(node.func) is cst.Name and node.func.value in ("any", "all", "len")
+    return kind in (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation, cst.ListComp, cst.SetComp, cst.DictComp)
+
+
 def _call_of(node: cst.CSTNode, calls: dict[int, int]) -> int:
     """The index of the call an operand is (``skill_ids(card)``, awaited or not), else -1."""
     if type(node) is cst.Await:
@@ -1262,7 +1272,7 @@ class ModelBuilder:
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
                     annotation, weak=weak)
         self._describe(bind, node.value)
-        if kind is not cst.AugAssign:
+        if kind is not cst.AugAssign and _may_be_condition(node.value):
             shape = shape_of(node.value, self._call_index())
             if shape[0] in _CONDITIONS:
                 bind.shape = shape

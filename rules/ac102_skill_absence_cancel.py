@@ -15,7 +15,8 @@ class SkillAbsenceCancel(Rule):
     [...]`, `len([...]) == 0`), `x not in ids(card)` or `wanted - ids(card)`
     with a project helper returning the ids, a lookup that returned `None`,
     a helper that does one of these, a flag bound to one of these, the
-    `else` of a presence test, or an early return guarded by presence.
+    `else` of a presence test or of a `for` loop that breaks on finding the
+    skill, or an early return guarded by presence.
 
     ## Why is this bad?
     Peers reorganise `skills` (into sub-agents, under new ids) without

@@ -57,7 +57,18 @@ def check_every(job: Job) -> None:
         rpc(job.endpoint, "tasks/cancel", {"id": job.ref})  # expect: AC102
 
 
+def check_scanned(job: Job) -> None:
+    if not _running(job):
+        return
+    doc = agent_doc(job.base)  # expect: AC101
+    for entry in doc.get("skills", []):
+        if entry["id"] == job.skill:
+            break
+    else:
+        rpc(job.endpoint, "tasks/cancel", {"id": job.ref})  # expect: AC102
+
+
 def sweep(jobs: list[Job]) -> None:
     for job in jobs:
-        for check in (check_listed, check_flagged, check_counted, check_every):
+        for check in (check_listed, check_flagged, check_counted, check_every, check_scanned):
             check(job)

@@ -61,6 +61,16 @@ def check_every(job: Job, doc: dict) -> None:
         rpc(job.endpoint, "tasks/cancel", {"id": job.ref})
 
 
+def check_scanned(job: Job, doc: dict) -> None:
+    for entry in doc.get("skills", []):
+        if entry["id"] == job.skill:
+            if _stalled(job):
+                rpc(job.endpoint, "tasks/cancel", {"id": job.ref})
+            break
+    else:
+        log.info("%s not found for %s", job.skill, job.ref)
+
+
 def hand_out(doc: dict, endpoint: str, skill: str, text: str, digest: str) -> Job:
     message = {"role": "user", "messageId": f"{skill}-{time.time_ns()}", "parts": [{"kind": "text", "text": text}],
                "metadata": {"contractDigest": digest}}
@@ -76,3 +86,4 @@ def night(base: str, endpoint: str, orders: list[tuple[str, str]], digest: str) 
         check_flagged(job, doc)
         check_counted(job, doc)
         check_every(job, doc)
+        check_scanned(job, doc)
