@@ -17,7 +17,7 @@ import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes
+from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -1092,18 +1092,56 @@ class Flow:
     def reads_contract(self, test: Test) -> bool:
         """A condition reading a card's contract field, version or signatures; a contract
         digest; or a validator (ETag) of a card."""
-        if self._card_contract_keys(test):
+        if self._card_contract_fields(test):
             return True
         atoms = self.expr_atoms(test.expr, test)
         return any(a[0] in (CONTRACT, DIGEST) for a in atoms) or self._compares_validators(test)
 
-    def _card_contract_keys(self, test: Test) -> list[str]:
-        """The keys ``test`` reads that are a card's contract field, version, signatures or ETag."""
-        cards = self.card_keys(test.scope)
-        return [
-            key for key in test.expr.keys
+    def _card_contract_fields(self, test: Test) -> set[str]:
+        """The fields of a card that change with its contract (contract fields, version,
+        signatures, ETag) that ``test`` reads, itself or through the flag it tests: by name
+        (``card.security``), or by a variable that names them (``now.get(k)`` for ``k`` in
+        ``("protocolVersion", "security")``)."""
+        scope = test.scope
+        keys = set(test.expr.keys) | _shape_keys(self.condition(test.shape, scope))
+        cards = self.card_keys(scope)
+        found = {
+            field_of(key).lower() for key in keys
             if "." in key and key.rsplit(".", 1)[0] in cards and field_of(key).lower() in _CONTRACT_MARKS
-        ]
+        }
+        if any(key in cards for key in keys):
+            for key in keys:
+                if "." not in key:
+                    found |= self._field_names(scope, key) & _CONTRACT_MARKS
+        return found
+
+    def _field_names(self, scope: Scope, key: str) -> frozenset[str]:
+        """The fields a loop or comprehension variable names when it ranges over literal
+        strings, written out or held by a constant (``for k in TERMS``, ``TERMS =
+        ("protocolVersion", "security")`` in the function, its module or the project module
+        it imports it from), in snake case."""
+        names: set[str] = set()
+        for bind in self.analysis.values(scope).binds_of.get(key, ()):
+            if bind.kind == "for":
+                strings = [*bind.value.strings]
+                for read in bind.value.reads:
+                    strings += self._constant_strings(scope, read)
+                names |= {snake(text) for text in strings}
+        return frozenset(names)
+
+    def _constant_strings(self, scope: Scope, name: str) -> list[str]:
+        """The literal strings ``name`` is bound to in ``scope``, else in its module (followed
+        to the project module it is imported from)."""
+        binds = self.analysis.values(scope).binds_of.get(name, ())
+        if binds:
+            return [text for bind in binds for text in bind.value.strings]
+        model = self.analysis.model_of(scope)
+        if name in model.imports:
+            found = self.analysis.project.module(model.imports[name], model)
+            if found is None or not found[1] or "." in found[1]:
+                return []
+            model, name = found
+        return [text for bind in self.analysis.values(model.scopes[0]).binds_of.get(name, ()) for text in bind.value.strings]
 
     def _compares_validators(self, test: Test) -> bool:
         """``if etag_now != etag_then``: card validators (ETags of card fetches, or by name)."""
@@ -1111,7 +1149,7 @@ class Flow:
 
     def compared_contract_fields(self, test: Test) -> list[str]:
         fields = {field_of(k) for k in test.expr.keys if field_of(k) in CONTRACT_FIELDS or "digest" in k or "etag" in k.lower() or "contract" in k}
-        return sorted(fields | {field_of(k) for k in self._card_contract_keys(test)})
+        return sorted(fields | self._card_contract_fields(test))
 
     # -- state changes --
     def state_change(self, fact: Fact) -> bool:
@@ -1409,6 +1447,18 @@ def _unset(shape: tuple, holds: bool) -> str | None:
         if holds == (shape[1] in ("is", "==")) and shape[2]:
             return max(shape[2], key=len)
     return None
+
+
+def _shape_keys(shape: tuple) -> set[str]:
+    """Every key a condition of form ``shape`` reads."""
+    kind = shape[0] if shape else ""
+    if kind in ("not", "and", "or"):
+        return set().union(*(_shape_keys(part) for part in shape[1:]))
+    if kind == "cmp":
+        return {*shape[2], *(shape[3] if shape[3] != "None" else ())}
+    if kind in ("any", "all", "other"):
+        return set(shape[1])
+    return {shape[1]} if kind == "key" else set()
 
 
 def _expiry(test: Test) -> bool:

@@ -10,8 +10,10 @@ class CancelOnCardChange(Rule):
 
     ## What it does
     Flags a cancel (or a transition to `failed`) of a task that was already
-    submitted, guarded by a comparison of contract fields, a contract hash
-    or card digest, an ETag, the card's `version`, or a signature check.
+    submitted, guarded by a comparison of contract fields (by name, or through
+    a variable ranging over their names: `[k for k in CONTRACT_KEYS if
+    new.get(k) != old.get(k)]`), a contract hash or card digest, an ETag, the
+    card's `version`, or a signature check.
 
     ## Why is this bad?
     The contract captured at send time governs a task for its whole life.
