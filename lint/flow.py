@@ -1009,18 +1009,21 @@ class Flow:
         return None
 
     # -- card fields: skills, contract fields, digests --
-    def condition(self, shape: tuple, scope: Scope, depth: int = 2) -> tuple:
+    def condition(self, shape: tuple, scope: Scope, depth: int = 2, flags: list[Bind] | None = None) -> tuple:
         """``shape`` with each bare name that ``scope`` binds once, to a condition, replaced
-        by that condition's form (``missing = x not in ids`` ... ``if missing:``)."""
+        by that condition's form (``missing = x not in ids`` ... ``if missing:``); ``flags``
+        collects the binds of those names."""
         kind = shape[0] if shape else ""
         if kind == "not":
-            return ("not", self.condition(shape[1], scope, depth))
+            return ("not", self.condition(shape[1], scope, depth, flags))
         if kind in ("and", "or"):
-            return (kind, self.condition(shape[1], scope, depth), self.condition(shape[2], scope, depth))
+            return (kind, self.condition(shape[1], scope, depth, flags), self.condition(shape[2], scope, depth, flags))
         if kind == "key" and depth > 0:
             binds = self.analysis.values(scope).binds_of.get(shape[1], ())
             if len(binds) == 1 and binds[0].shape:
-                return self.condition(binds[0].shape, scope, depth - 1)
+                if flags is not None:
+                    flags.append(binds[0])
+                return self.condition(binds[0].shape, scope, depth - 1, flags)
         return shape
 
     def absence(self, shape: tuple, holds: bool, scope: Scope, depth: int = 4, bound: Call | None = None) -> bool:
@@ -1102,31 +1105,37 @@ class Flow:
         signatures, ETag) that ``test`` reads, itself or through the flag it tests: by name
         (``card.security``), or by a variable that names them (``now.get(k)`` for ``k`` in
         ``("protocolVersion", "security")``)."""
-        scope = test.scope
-        keys = set(test.expr.keys) | _shape_keys(self.condition(test.shape, scope))
-        cards = self.card_keys(scope)
+        keys = self.condition_keys(test)
+        cards = self.card_keys(test.scope)
         found = {
             field_of(key).lower() for key in keys
             if "." in key and key.rsplit(".", 1)[0] in cards and field_of(key).lower() in _CONTRACT_MARKS
         }
         if any(key in cards for key in keys):
-            for key in keys:
-                if "." not in key:
-                    found |= self._field_names(scope, key) & _CONTRACT_MARKS
+            found |= self.variable_fields(test) & _CONTRACT_MARKS
         return found
 
-    def _field_names(self, scope: Scope, key: str) -> frozenset[str]:
-        """The fields a loop or comprehension variable names when it ranges over literal
-        strings, written out or held by a constant (``for k in TERMS``, ``TERMS =
-        ("protocolVersion", "security")`` in the function, its module or the project module
-        it imports it from), in snake case."""
+    def condition_keys(self, test: Test) -> set[str]:
+        """The keys ``test`` reads, itself or through the flag it tests (see :meth:`condition`)."""
+        return set(test.expr.keys) | _shape_keys(self.condition(test.shape, test.scope))
+
+    def variable_fields(self, test: Test) -> frozenset[str]:
+        """The fields that the loop and comprehension variables ``test`` reads (itself or
+        through the flag it tests) name, when they range over literal strings, written out
+        or held by a constant (``for k in TERMS``, ``TERMS = ("protocolVersion", "security")``
+        in the function, its module or the project module it imports it from), in snake case."""
+        flags: list[Bind] = []
+        self.condition(test.shape, test.scope, flags=flags)
+        values = self.analysis.values(test.scope)
         names: set[str] = set()
-        for bind in self.analysis.values(scope).binds_of.get(key, ()):
-            if bind.kind == "for":
-                strings = [*bind.value.strings]
-                for read in bind.value.reads:
-                    strings += self._constant_strings(scope, read)
-                names |= {snake(text) for text in strings}
+        for fact, keys in ((test, test.expr.keys), *((flag, _shape_keys(flag.shape)) for flag in flags)):
+            for key in keys:
+                loops = [bind for bind in values.binds_of.get(key, ()) if bind.kind == "for"]
+                for bind in _read_by(loops, fact):
+                    strings = _literal_strings(bind)
+                    if not strings and len(bind.value.reads) == 1 and not bind.value.calls and not bind.value.strings:
+                        strings = self._constant_strings(test.scope, next(iter(bind.value.reads)))
+                    names |= {snake(text) for text in strings}
         return frozenset(names)
 
     def _constant_strings(self, scope: Scope, name: str) -> list[str]:
@@ -1134,14 +1143,14 @@ class Flow:
         to the project module it is imported from)."""
         binds = self.analysis.values(scope).binds_of.get(name, ())
         if binds:
-            return [text for bind in binds for text in bind.value.strings]
+            return [text for bind in binds for text in _literal_strings(bind)]
         model = self.analysis.model_of(scope)
         if name in model.imports:
             found = self.analysis.project.module(model.imports[name], model)
             if found is None or not found[1] or "." in found[1]:
                 return []
             model, name = found
-        return [text for bind in self.analysis.values(model.scopes[0]).binds_of.get(name, ()) for text in bind.value.strings]
+        return [text for bind in self.analysis.values(model.scopes[0]).binds_of.get(name, ()) for text in _literal_strings(bind)]
 
     def _compares_validators(self, test: Test) -> bool:
         """``if etag_now != etag_then``: card validators (ETags of card fetches, or by name)."""
@@ -1447,6 +1456,33 @@ def _unset(shape: tuple, holds: bool) -> str | None:
         if holds == (shape[1] in ("is", "==")) and shape[2]:
             return max(shape[2], key=len)
     return None
+
+
+def _literal_strings(bind: Bind) -> list[str]:
+    """The strings of a value written out as literals only (``("protocolVersion", "security")``),
+    not those a value reads by (``card["skills"]``, ``card.get("skills")``)."""
+    value = bind.value
+    return [] if value.reads or value.calls else list(value.strings)
+
+
+def _read_by(binds: list[Bind], fact: Fact) -> list[Bind]:
+    """Of the binds of one loop or comprehension variable, those ``fact`` reads: a loop's
+    anywhere; a comprehension's only inside it, within ``fact``'s condition or, for a bind,
+    the comprehension of its value (the last of its block to end before it)."""
+    def comprehension(bind: Bind) -> Frame | None:
+        frame = bind.path[-1][0] if bind.path else None
+        return frame if frame is not None and frame.kind == "comprehension" else None
+
+    found = [bind for bind in binds if comprehension(bind) is None]
+    inner = [
+        bind for bind in binds
+        if (frame := comprehension(bind)) is not None and bind.path[: len(fact.path)] == fact.path
+        and (isinstance(fact, Test) or frame.end <= fact.order)
+    ]
+    if inner and isinstance(fact, Bind):
+        last = max(comprehension(bind).end for bind in inner)
+        inner = [bind for bind in inner if comprehension(bind).end == last]
+    return found + inner
 
 
 def _shape_keys(shape: tuple) -> set[str]:

@@ -107,7 +107,8 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
                 for test, holds in flow.guards(fact):
                     shape = flow.condition(test.shape, scope)
                     if self._compares_capabilities(flow, test, shape) and _runs_on_difference(flow, shape, holds, scope, test):
-                        fields = sorted({field_of(k) for k in test.expr.keys if field_of(k) in CAPABILITY_FIELDS})
+                        named = {field_of(k) for k in flow.condition_keys(test)} | flow.variable_fields(test)
+                        fields = sorted(named & CAPABILITY_FIELDS)
                         cards = _cards(flow, test)
                         what = f"capability fields ({', '.join(fields)})" if fields else "capability data (skills, modes)"
                         notes = [Note(test.node, f"compares {what} of two cards")]
@@ -187,13 +188,18 @@ def _maximal(keys: frozenset[str]) -> set[str]:
 
 
 def _bases(flow: Flow, test: Test) -> set[str]:
-    """The cards whose capability fields ``test`` reads."""
+    """The cards whose capability fields ``test`` reads, by name (``fresh.skills``) or by a
+    variable that names them (``fresh.get(k)`` for ``k`` in ``("skills", "capabilities")``)."""
     cards = flow.card_data(test.scope)
-    return {
+    keys = flow.condition_keys(test)
+    found = {
         key.rsplit(".", 1)[0]
-        for key in test.expr.keys
+        for key in keys
         if "." in key and field_of(key) in CAPABILITY_FIELDS and key.rsplit(".", 1)[0] in cards
     }
+    if flow.variable_fields(test) & CAPABILITY_FIELDS:
+        found |= {key for key in keys if "." not in key and key in cards}
+    return found
 
 
 def _cards(flow: Flow, test: Test) -> list[tuple[str, Origin | None, str | None]]:

@@ -1,8 +1,9 @@
 """Relays a document for signature to a partner agent and waits for the signed copy.
 
-Defect (in ``await_signature``): every few polls the partner's card is read
+Defects (in ``await_signature``): every few polls the partner's card is read
 again, and the task is cancelled as soon as one of its contract entries
-differs from the card the task was sent under.
+differs from the card the task was sent under; the wait is given up when its
+skills or modes differ.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import uuid
 import aiohttp
 
 from partner import call, read_card
-from terms import CONTRACT_KEYS
+from terms import CONTRACT_KEYS, SHAPE_KEYS
 
 DONE = {"completed", "failed", "canceled", "rejected"}
 
@@ -36,6 +37,8 @@ async def await_signature(session: aiohttp.ClientSession, base: str, sent_under:
             if moved:
                 await call(session, sent_under["url"], "tasks/cancel", {"id": ref})  # expect: AC105
                 return "canceled"
+            if [key for key in SHAPE_KEYS if latest.get(key) != sent_under.get(key)]:
+                return "reshaped"  # expect: AC106
         await asyncio.sleep(2)
     return "waiting"
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import uuid
 
 import aiohttp
 
 from partner import call, read_card
-from terms import CONTRACT_KEYS
+from terms import CONTRACT_KEYS, SHAPE_KEYS
+
+log = logging.getLogger("relay")
 
 DONE = {"completed", "failed", "canceled", "rejected"}
 
@@ -44,6 +47,8 @@ async def relay(base: str, document: str, approved: dict) -> str:
         moved = [key for key in CONTRACT_KEYS if card.get(key) != approved.get(key)]
         if moved:
             raise ContractMoved(f"{base} changed {', '.join(moved)} since onboarding")
+        if any(card.get(key) != approved.get(key) for key in SHAPE_KEYS):
+            log.info("%s reshaped its skills or modes since onboarding", base)
         message = {"kind": "message", "role": "user", "messageId": uuid.uuid4().hex,
                    "parts": [{"kind": "text", "text": document}], "metadata": {"pinned": pin(card)}}
         task = await call(session, card["url"], "message/send", {"message": message})
