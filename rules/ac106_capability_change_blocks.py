@@ -13,8 +13,9 @@ class CapabilityChangeBlocks(Rule):
     Flags a `raise`, a `return` that refuses to go on, or a cancel guarded
     by a comparison of capability fields (`skills`, `defaultInputModes`,
     `defaultOutputModes`, `capabilities`) between a cached and a newer card:
-    written out, bound to a flag first, made by a project helper that
-    returns it, or as a difference of their sets (`ids(old) - ids(new)`).
+    written out, field by field through a variable that names the fields,
+    bound to a flag first, made by a project helper that returns it, or as a
+    difference of their sets (`ids(old) - ids(new)`).
 
     ## Why is this bad?
     Stale capability data is a cheap, recoverable failure that the task's
