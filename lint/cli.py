@@ -18,7 +18,7 @@ from a2alint import __version__, reporters
 from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
-from a2alint.discovery import discover, excluded, project_context
+from a2alint.discovery import discover, excluded, project_context, project_root
 from a2alint.paths import resolved
 from a2alint.registry import RegistryError, load_rules, markdown_table, rule_pages, severity_label
 
@@ -323,8 +323,21 @@ def _show_settings(
     if first == "-":
         first = stdin_filename or "."
     click.echo(f"Settings for {first}")
-    click.echo(describe(resolver.for_path(Path(first)), registry))
+    click.echo(describe(resolver.for_path(Path(first)), registry, _roots(resolver, Path(first))))
     sys.exit(0)
+
+
+def _roots(resolver: SettingsResolver, path: Path) -> tuple[Path, ...]:
+    """The folders a check of ``path`` looks for its project's imports in: those of the
+    project around it (as a check of a file there reads it), else of what it names."""
+    from a2alint.runner import Scans
+
+    named = resolver.cwd / path
+    root = project_root(named, resolver)
+    shown = [str(root)] if root is not None else [str(named)] if os.path.exists(named) else []
+    found = discover(shown, resolver)[0] if shown else []
+    entries = {resolved(file): (display, file, resolver.for_path(file)) for display, file in found}
+    return Scans().index(entries).roots if entries else ()
 
 
 def _show_files(found: list[tuple[str, Path]], problems: list) -> None:
@@ -348,14 +361,18 @@ def _fail(message: str) -> None:
 
 
 def _context(found: list[tuple[str, Path]], paths: tuple[str, ...], resolver: SettingsResolver) -> list:
-    """The rest of the project of the files named one by one (pre-commit names only the
-    changed ones): what their analysis may read, not what is reported on."""
-    named = {resolved(resolver.cwd / given) for given in paths if os.path.isfile(resolver.cwd / given)}
-    if not named:
-        return []
+    """The rest of the project of the paths named below its root (pre-commit names only
+    the changed files; a check may start in a sub-folder): what their analysis may read,
+    not what is reported on."""
     seen = {resolved(path) for _, path in found}
-    context = project_context([(d, p) for d, p in found if resolved(p) in named], resolver)
-    return [(d, p, resolver.for_path(p)) for d, p in context if resolved(p) not in seen]
+    texts = [str(path) for path in seen]
+    named = []
+    for given in paths or (".",):  # those that gave a file to check
+        path = resolved(resolver.cwd / given)
+        inside = str(path) + os.sep
+        if path in seen or any(text.startswith(inside) for text in texts):
+            named.append(path)
+    return [(d, p, resolver.for_path(p)) for d, p in project_context(named, resolver) if resolved(p) not in seen]
 
 
 def _check_stdin(
@@ -384,7 +401,7 @@ def _check_stdin_as(
     from a2alint.runner import check_files, read_source
 
     piped = resolved(path)
-    context = [(d, p, resolver.for_path(p)) for d, p in project_context([(display, path)], resolver)]
+    context = [(d, p, resolver.for_path(p)) for d, p in project_context([path], resolver)]
 
     def read(file: Path) -> bytes:
         return data if resolved(file) == piped else read_source(file, resolver.for_path(file).max_file_size)

@@ -78,6 +78,9 @@ class Settings:
     #: Files larger than this are not parsed: one that may hold A2A code is an ``AC000``.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Folders the project's modules are imported from that the layout does not show
+    #: (``src``: absolute paths), besides those found (see :class:`~a2alint.project.ModuleIndex`).
+    src: tuple[Path, ...] = ()
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
     api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     #: Where the settings came from, each over the ones before it (for ``--show-settings``).
@@ -173,6 +176,7 @@ class Settings:
             "preview": self.preview,
             "max_file_size": self.max_file_size,
             "per_file_ignores": self.per_file_ignores,
+            "src": [str(folder) for folder in self.src],
             "rules": self.rule_options,
             "api": self.api,
         }
@@ -247,6 +251,7 @@ _KEYS: dict[str, str] = {
     "respect-gitignore": "true or false",
     "max-file-size": "a positive number of bytes, e.g. 4194304 for 4 MiB",
     "per-file-ignores": "a table of glob pattern = list of rule codes",
+    "src": "a list of folders the project's modules are imported from, relative to the config file",
     "rules": "a table of [tool.a2alint.rules.CODE] option tables",
     "api": "a table of role = list of qualified-name patterns",
     "extend": "the path of a config file to inherit settings from, relative to this one",
@@ -351,15 +356,18 @@ def settings_from_table(
     """Validate ``table`` (from ``path``) into Settings rooted at its folder: over
     ``base``, the settings of the file it extends, else over the defaults."""
     if base is None:
-        return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path))
-    return _applied(str(path), table, registry, base.inherited_by(path), f"{path}, which extends {base.config_path}")
+        return _applied(str(path), table, registry, Settings(root=path.parent, config_path=path), path.parent)
+    return _applied(
+        str(path), table, registry, base.inherited_by(path), path.parent, f"{path}, which extends {base.config_path}"
+    )
 
 
 def _applied(
-    source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings, shown_as: str | None = None
+    source: str, table: dict[str, Any], registry: dict[str, type], settings: Settings, folder: Path,
+    shown_as: str | None = None,
 ) -> Settings:
     """``settings`` with what ``table`` (from ``source``: a file, or a setting on the
-    command line) sets; every problem names ``source`` and the key. A key set replaces
+    command line) sets, its paths relative to ``folder``; every problem names ``source`` and the key. A key set replaces
     the one before, but a selection is one more layer (as on the command line), the
     ``extend-*`` lists add to theirs and the tables (``per-file-ignores``, ``rules``,
     ``api``) take their entries one by one. ``shown_as``: ``source`` in ``sources``."""
@@ -410,12 +418,26 @@ def _applied(
         changes["respect_gitignore"] = _bool(source, "respect-gitignore", table["respect-gitignore"])
     if "exclude" in table:
         changes["exclude"] = strings("exclude")
+    if "src" in table:
+        changes["src"] = _folders(source, strings("src"), folder)
     if "max-file-size" in table:
         size = table["max-file-size"]
         if type(size) is not int or size <= 0:
             raise ConfigError(f"{source}: key 'max-file-size': expected {_KEYS['max-file-size']}, got {size!r}")
         changes["max_file_size"] = size
     return replace(settings, **changes)
+
+
+def _folders(source: str, names: tuple[str, ...], folder: Path) -> tuple[Path, ...]:
+    """The ``src`` folders, made absolute from ``folder``: each one must be there (a
+    misspelt root would leave the imports it was meant for unresolved, and say nothing)."""
+    found = []
+    for name in names:
+        path = resolved(folder / name) if name.strip() else None
+        if path is None or not path.is_dir():
+            raise ConfigError(f"{source}: key 'src': {name!r} is not a folder (relative to {folder})")
+        found.append(path)
+    return tuple(found)
 
 
 def _merged(options: dict[str, dict[str, Any]], more: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -517,9 +539,10 @@ def config_options(values: Iterable[str]) -> tuple[Path | None, tuple[tuple[str,
 # --- --show-settings ---------------------------------------------------------------
 
 
-def describe(settings: Settings, registry: dict[str, type]) -> str:
+def describe(settings: Settings, registry: dict[str, type], roots: Iterable[Path] = ()) -> str:
     """The settings as ``--show-settings`` prints them: where they come from, then what
-    they resolve to, one ``key = value`` a line."""
+    they resolve to, one ``key = value`` a line; ``roots``: the folders the project's
+    imports are looked for in (``src`` and those its layout shows)."""
     if settings.sources:
         lines = ["Read from, each over the ones before it:", *(f"  {source}" for source in settings.sources)]
     else:
@@ -534,8 +557,10 @@ def describe(settings: Settings, registry: dict[str, type]) -> str:
         "respect-gitignore": settings.respect_gitignore,
         "max-file-size": settings.max_file_size,
         "per-file-ignores": dict(settings.per_file_ignores),
+        "src": [str(folder) for folder in settings.src],
         "rules": settings.rule_options,
         "api": settings.api,
+        "roots": [str(folder) for folder in roots],
     }
     lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
     return "\n".join(lines)
@@ -607,7 +632,7 @@ class SettingsResolver:
     def _overridden(self, settings: Settings) -> Settings:
         """``settings`` under the command line: its ``--config KEY=VALUE`` settings, then its options."""
         for source, table in self.overrides.tables:
-            settings = _applied(source, table, self.registry, settings)
+            settings = _applied(source, table, self.registry, settings, self.cwd)
         return settings.with_overrides(self.overrides)
 
     @cached_property

@@ -37,7 +37,8 @@ def _ignore_file(path: Path, base: Path) -> list[Patterns]:
     return [Patterns(tuple(lines), base)]
 
 
-def _git_root(directory: Path) -> Path | None:
+def git_root(directory: Path) -> Path | None:
+    """The git work tree ``directory`` is in."""
     for folder in (directory, *directory.parents):
         if (folder / ".git").exists():
             return folder
@@ -70,7 +71,7 @@ class _Ignores:
     def lists(self, directory: Path) -> list[Patterns]:
         if directory in self.cache:
             return self.cache[directory]
-        root = _git_root(directory)
+        root = git_root(directory)
         if root is None:
             lists: list[Patterns] = []
         else:
@@ -237,29 +238,49 @@ def _entry(entry: os.DirEntry, path: Path, display: str, settings: Settings, ign
 MAX_CONTEXT_FILES = 20_000
 
 
+#: Files that mark the folder they are in as a Python project's (or a workspace's).
+PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
 def project_root(path: Path, resolver: SettingsResolver) -> Path | None:
-    """The root of the project ``path`` belongs to: the folder of the config file that
-    governs it, else the git work tree it is in; None when it is in neither."""
+    """The root of the project ``path`` (a file or a folder) belongs to: the folder of the
+    config file that governs it, else the one :func:`unconfigured_root` finds."""
     settings = resolver.for_path(path)
     if settings.config_path is not None:
         return resolved(settings.root)
-    return _git_root(resolved(path).parent)
+    absolute = resolved(path)
+    return unconfigured_root(absolute if absolute.is_dir() else absolute.parent)
 
 
-def project_context(
-    named: list[tuple[str, Path]], resolver: SettingsResolver
-) -> list[tuple[str, Path]]:
-    """The rest of the project of each file named on its own (pre-commit passes only the
-    changed files, an editor pipes one buffer): the files discovery finds under its
-    project root, as a walk from the current folder would show them. Their facts come
-    from the cache, or they are parsed, only where a question reaches them."""
-    roots = {root for _, path in named if (root := project_root(path, resolver)) is not None}
-    given = {resolved(path) for _, path in named}
+def unconfigured_root(folder: Path) -> Path | None:
+    """The root of the project the folder ``folder`` is in, when no config file says: the
+    git work tree, else the outermost folder above it with a project file (a workspace
+    holds its members' ``pyproject.toml`` files); None when there is neither."""
+    found = git_root(folder)
+    if found is None:
+        for above in (folder, *folder.parents):
+            if any(os.path.isfile(above / name) for name in PROJECT_FILES):
+                found = above
+    return found
+
+
+def project_context(paths: list[Path], resolver: SettingsResolver) -> list[tuple[str, Path]]:
+    """The rest of the project of each path checked below its project root (pre-commit
+    passes only the changed files, an editor pipes one buffer, a check may start in a
+    sub-folder): the files discovery finds under its project root, as a walk from the
+    current folder would show them, but the files named. Their facts come from the
+    cache, or they are parsed, only where a question reaches them; a module's findings
+    are the same as in a check of the whole project."""
+    given = {resolved(path) for path in paths}
+    folders = [path for path in given if path.is_dir()]
+    roots = {root for path in paths if (root := project_root(path, resolver)) is not None}
     context: list[tuple[str, Path]] = []
     for root in sorted(roots):
+        if any(root == folder or folder in root.parents for folder in folders):
+            continue  # walked already, with the folder named
         shown = os.path.relpath(root, resolver.cwd) if root.is_relative_to(resolver.cwd) else str(root)
         found, _ = discover([shown], resolver)
         if len(found) > MAX_CONTEXT_FILES:
-            continue  # a home folder, not a project: each named file is checked with what it names
+            continue  # a home folder, not a project: each named path is checked with what it names
         context += [(display, path) for display, path in found if resolved(path) not in given]
     return context

@@ -1,20 +1,17 @@
 """The checked project: which module each file is, what its imports resolve to, and
 which files can matter to an A2A analysis.
 
-A project is the Python files under one root (the config file's folder, or the
-folder checked). Each file has the dotted names Python can import it by: its path
-from the root (or from ``root/src``), through folders with or without
-``__init__.py`` (namespace packages); and, for a file in a package below the root,
-the name from its outermost package, which only code in the folder holding that
-package can use (a sample or a service run from its own folder). A folder named like
-a package the API model knows (``a2a``, ``httpx``) is that package for its importers
-only by its path from the root: ``from a2a.client import`` in a service that keeps its
-own ``clients/a2a/`` is the SDK. An import that names no module of the project stays
-opaque: it is never guessed from its text.
+A project is the Python files under one root (the config file's folder, else the git
+work tree's, else the folder checked). What an import names is found by path, as
+Python finds it along ``sys.path``, among the roots the repository's layout shows (see
+:class:`ModuleIndex`): the same files, however a check was started, resolve the same.
+An import that names no module of the project stays opaque: it is never guessed from
+its text.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,70 +38,103 @@ class ModuleFile:
     name: str
     path: Path
     is_package: bool  # an __init__.py: its relative imports start from itself
-    #: Other names it can be imported by (its path from the root, for namespace packages).
-    aliases: tuple[str, ...] = ()
-    #: The folder ``name`` counts from: only code below it imports the file by ``name``
-    #: (unless ``name`` is also an alias).
-    base: Path | None = None
 
     def __post_init__(self) -> None:
-        #: Its folder, as text: a key for what the imports of the files there resolve to.
+        #: Its folder, as text: a key for what the absolute imports of the files there resolve to.
         self.folder = str(self.path.parent)
-
-    @property
-    def package(self) -> str:
-        """The package its relative imports start from (``pkg`` for ``pkg/__init__.py`` and
-        ``pkg/client.py``; a file named ``conf.local.py`` counts its own dotted name)."""
-        return self.name if self.is_package else self.name.rpartition(".")[0]
+        #: The folder its relative imports start from, as text: its own (``pkg`` for
+        #: ``pkg/__init__.py`` and ``pkg/client.py``), or for a file named ``conf.local.py``
+        #: the one its dotted name puts it in (``pkg/conf``).
+        inner = [] if self.is_package else self.path.stem.split(".")[:-1]
+        self.package_folder = os.path.join(self.folder, *inner)
 
 
 class ModuleIndex:
-    """Files of a project by module name, and module names by file."""
+    """Files of a project by path, and what the imports of each folder name among them.
 
-    def __init__(self, root: Path, files: Iterable[Path], external: Iterable[str] = ()) -> None:
+    An absolute import is looked for as Python's import system would look along
+    ``sys.path``, where the folders on it are the ones a repository's layout makes its
+    *roots*: the project root, the ``src`` roots the config names, and the roots found
+    in the files' paths (a folder named ``src``; the folder that holds an outermost
+    package, as ``libs/cardkit`` holds ``cardkit/__init__.py``), whose modules any file
+    can import; and, for a file, every folder above it that is not a package (a sample
+    run from its own folder, ``python -m`` from a parent), whose modules only the files
+    below it can. The nearest root that holds a module or a regular package of the first
+    name wins, as a regular package beats namespace folders (PEP 420); a relative import
+    is looked for by path. A name whose first part is a package the API model knows
+    (``a2a``, ``httpx``) is looked for in the declared roots only: ``from a2a.client
+    import`` in a service that keeps its own ``clients/a2a/`` is the SDK.
+
+    Paths are handled as text here: a project's imports are resolved before any file is
+    parsed, and ``Path`` objects would cost more than the rest of that."""
+
+    def __init__(
+        self, root: Path, files: Iterable[Path], external: Iterable[str] = (), roots: Iterable[Path] = ()
+    ) -> None:
         self.root = resolved(root)
         self.by_path: dict[Path, ModuleFile] = {}
-        self.by_name: dict[str, list[ModuleFile]] = {}
         self._answers: dict[tuple[str, str], tuple[ModuleFile, str] | None] = {}
         self._statements: dict[tuple[str, str, bytes], frozenset[Path]] = {}
-        external = frozenset(external)
-        packages: dict[Path, bool] = {}
+        self._external = frozenset(external)
+        self._packages: dict[str, bool] = {}
+        #: Modules by their path without ``.py`` (a package by its folder's).
+        self._modules: dict[str, ModuleFile] = {}
+        #: Every folder above a file of the project (where a namespace package can be).
+        self._folders: set[str] = set()
+        self._searched: dict[tuple[str, str], list[str]] = {}  # (first name, folder) -> roots
+        self._parts: dict[str, tuple[str, ...]] = {}
+        found: set[str] = set()
         for path in files:
             absolute = resolved(path)
-            entry = self._describe(absolute, packages)
+            entry, base = self._describe(absolute)
             self.by_path[absolute] = entry
-            names = set(entry.aliases)
-            if entry.name.split(".")[0] not in external or entry.name in names:
-                names.add(entry.name)
-            for name in names:
-                self.by_name.setdefault(name, []).append(entry)
+            if entry.is_package:  # a package wins over a module of its name, as Python's finder has it
+                self._modules[entry.folder] = entry
+            else:
+                self._modules.setdefault(os.path.splitext(str(absolute))[0], entry)
+            if base is not None:
+                found.add(base)
+            folder = entry.folder
+            while folder not in self._folders:
+                self._folders.add(folder)
+                if os.path.basename(folder) == "src" and not self._is_package(folder):
+                    found.add(folder)
+                above = os.path.dirname(folder)
+                if above == folder:
+                    break
+                folder = above
+        declared = {str(self.root), *(str(resolved(r)) for r in roots)} | ({os.path.join(self.root, "src")} & found)
+        #: The roots every file imports from (for ``--show-settings``), in order.
+        self.roots: tuple[Path, ...] = tuple(Path(root) for root in sorted(declared | found))
+        self._declared = frozenset(declared)
+        #: The roots each first name can be found in: ``top -> roots``.
+        self._tops: dict[str, set[str]] = {}
+        inside = [os.path.split(folder) for folder in self._folders]
+        inside += [(m.folder, m.path.stem.split(".")[0]) for m in self.by_path.values() if not m.is_package]
+        for root, top in inside:
+            if root in declared or root in found:
+                self._tops.setdefault(top, set()).add(root)
 
-    def _describe(self, path: Path, packages: dict[Path, bool]) -> ModuleFile:
-        def is_package(folder: Path) -> bool:
-            known = packages.get(folder)
-            if known is None:
-                known = packages[folder] = (folder / "__init__.py").is_file()
-            return known
+    def _is_package(self, folder: str) -> bool:
+        known = self._packages.get(folder)
+        if known is None:
+            known = self._packages[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
+        return known
 
-        parts = [] if path.name == "__init__.py" else [path.stem]
-        folder = path.parent
-        while is_package(folder) and folder != folder.parent:
-            parts.insert(0, folder.name)
-            folder = folder.parent
-        name = ".".join(parts) or path.parent.name
-        aliases: list[str] = []
-        try:
-            relative = path.relative_to(self.root).with_suffix("")
-        except ValueError:
-            relative = None
-        if relative is not None:
-            pieces = list(relative.parts)
-            if pieces and pieces[-1] == "__init__":
-                pieces.pop()
-            if pieces and pieces[0] == "src":
-                aliases.append(".".join(pieces[1:]))
-            aliases.append(".".join(pieces))
-        return ModuleFile(name, path, path.name == "__init__.py", tuple(a for a in aliases if a), folder)
+    def _describe(self, path: Path) -> tuple[ModuleFile, str | None]:
+        """The file's entry (named from its outermost package), and the folder that
+        holds that package (None for a file in no package)."""
+        is_package = path.name == "__init__.py"
+        parts = [] if is_package else [path.stem]
+        here = folder = os.path.dirname(str(path))
+        while self._is_package(folder):
+            above = os.path.dirname(folder)
+            if above == folder:
+                break
+            parts.insert(0, os.path.basename(folder))
+            folder = above
+        base = folder if folder != here else None
+        return ModuleFile(".".join(parts) or os.path.basename(here), path, is_package), base
 
     def name_of(self, path: Path) -> str | None:
         entry = self.by_path.get(resolved(path))
@@ -113,49 +143,74 @@ class ModuleIndex:
     def entry(self, path: Path) -> ModuleFile | None:
         return self.by_path.get(resolved(path))
 
-    def find(self, name: str, near: Path | None = None) -> ModuleFile | None:
-        """The module a dotted name imports, the one nearest ``near`` when several answer."""
-        found = [m for m in self.by_name.get(name, ()) if self._importable(m, name, near)]
-        if not found:
-            return None
-        if len(found) == 1 or near is None:
-            return found[0]
-        anchor = resolved(near).parts
-        return max(found, key=lambda m: (_shared(m.path.parts, anchor), -len(m.path.parts)))
+    def _find(self, parts: list[str], roots: list[str]) -> ModuleFile | None:
+        """The module ``parts`` names in the first of ``roots`` that has a regular module
+        or package of its first name, else in any of them (namespace folders), the nearest first."""
+        regular = [root for root in roots if os.path.join(root, parts[0]) in self._modules]
+        for root in regular[:1] or roots:
+            module = self._modules.get(os.path.join(root, *parts))
+            if module is not None:
+                return module
+        return None
 
-    @staticmethod
-    def _importable(module: ModuleFile, name: str, near: Path | None) -> bool:
-        """``name`` reaches ``module`` from code at ``near``: by its path from the root, or
-        by its package name from below the folder that package sits in."""
-        if name in module.aliases or near is None or module.base is None:
-            return True
-        return module.base in near.parents
+    def _roots_for(self, top: str, here: str) -> list[str]:
+        """The roots that hold a module or folder named ``top`` for code in the folder
+        ``here``, the nearest first."""
+        key = (top, here)
+        found = self._searched.get(key)
+        if found is not None:
+            return found
+        external = top in self._external
+        candidates = {r for r in self._tops.get(top, ()) if not external or r in self._declared}
+        folder = here
+        while not external:
+            below = os.path.join(folder, top)
+            if not self._is_package(folder) and (below in self._modules or below in self._folders):
+                candidates.add(folder)
+            above = os.path.dirname(folder)
+            if above == folder:
+                break
+            folder = above
+        anchor = self._split(here)
+        found = self._searched[key] = sorted(
+            candidates, key=lambda r: (-_shared(self._split(r), anchor), len(self._split(r)), r)
+        )
+        return found
 
-    def absolute(self, target: str, importer: ModuleFile) -> str:
-        """``.client.X`` imported by ``pkg.remote`` -> ``pkg.client.X``."""
-        if not target.startswith("."):
-            return target
-        dots = len(target) - len(target.lstrip("."))
-        rest = target[dots:]
-        package = importer.package.split(".") if importer.package else []
-        if dots > 1:
-            package = package[: len(package) - (dots - 1)] if dots - 1 <= len(package) else []
-        return ".".join([*package, rest] if rest else package) if package or rest else rest
+    def _split(self, folder: str) -> tuple[str, ...]:
+        parts = self._parts.get(folder)
+        if parts is None:
+            parts = self._parts[folder] = tuple(folder.split(os.sep))
+        return parts
 
     def resolve(self, target: str, importer: ModuleFile) -> tuple[ModuleFile, str] | None:
         """The project module ``target`` (an absolute or relative dotted import) names, and
         what remains of it (``pkg.client.PricingClient`` -> (pkg.client, ``PricingClient``))."""
-        dotted_name = self.absolute(target, importer)
-        key = (dotted_name, importer.folder)  # the same answer for every file of a folder
+        relative = target.startswith(".")
+        key = (target, importer.package_folder if relative else importer.folder)  # the same answer for a folder
         if key not in self._answers:
-            self._answers[key] = self._resolve(dotted_name, importer.path)
+            self._answers[key] = self._relative(target, importer.package_folder) if relative else self._absolute(target, importer.folder)
         return self._answers[key]
 
-    def _resolve(self, dotted_name: str, near: Path) -> tuple[ModuleFile, str] | None:
+    def _absolute(self, dotted_name: str, here: str) -> tuple[ModuleFile, str] | None:
         parts = dotted_name.split(".")
+        roots = self._roots_for(parts[0], here)
         for end in range(len(parts), 0, -1):
-            module = self.find(".".join(parts[:end]), near)
+            module = self._find(parts[:end], roots)
             if module is not None:
+                return module, ".".join(parts[end:])
+        return None
+
+    def _relative(self, target: str, package: str) -> tuple[ModuleFile, str] | None:
+        """``.client.X`` from ``pkg/`` -> (``pkg/client.py``, ``X``), by path: the same with
+        or without ``__init__.py`` files."""
+        rest = target.lstrip(".")
+        for _ in range(len(target) - len(rest) - 1):
+            package = os.path.dirname(package)
+        parts = rest.split(".") if rest else []
+        for end in range(len(parts), -1, -1):
+            module = self._modules.get(os.path.join(package, *parts[:end]))
+            if module is not None and (end or module.is_package):
                 return module, ".".join(parts[end:])
         return None
 
@@ -165,7 +220,7 @@ class ModuleIndex:
         found: set[Path] = set()
         for statement in statements:
             # A statement means the same in every file of one folder and package.
-            key = (importer.folder, importer.package, statement[0])
+            key = (importer.folder, importer.package_folder, statement[0])
             targets = self._statements.get(key)
             if targets is None:
                 targets = self._statements[key] = self._statement_targets(statement, importer)

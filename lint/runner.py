@@ -30,6 +30,7 @@ from a2alint.config import DEFAULT_MAX_FILE_SIZE, Layer, Overrides, Settings
 from a2alint.cache import Scanned, digest
 from a2alint.control import TooComplex, budget
 from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
+from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
@@ -649,12 +650,15 @@ class Scans:
         self._found[(kind, path)] = (data, value)
         return value
 
-    def index(self, root: Path, paths: Iterable[Path]) -> ModuleIndex:
-        """The module index of these files (the same object while the files are the same)."""
-        key = (root, frozenset(paths))
+    def index(self, entries: dict[Path, tuple[str, Path, Settings]]) -> ModuleIndex:
+        """The module index of these files (by real path), rooted at their project root with
+        the ``src`` roots their settings declare (the same object while these are the same)."""
+        root = _project_root(entries)
+        declared = sorted({folder for _, _, settings in entries.values() for folder in settings.src})
+        key = (root, frozenset(entries), tuple(declared))
         found = self._indexes.get(key)
         if found is None:
-            self._indexes = {key: ModuleIndex(root, key[1], apimodel.MODELLED_PACKAGES)}  # only the latest is asked again
+            self._indexes = {key: ModuleIndex(root, key[1], apimodel.MODELLED_PACKAGES, declared)}  # only the latest is asked again
             found = self._indexes[key]
         return found
 
@@ -707,8 +711,7 @@ class ProjectRun:
         self._checks: dict[Path, bool] = {}
         self._defined: frozenset[bytes] | None = None
         if seeds:
-            root = _project_root(self.entries)
-            self.index = index = scans.index(root, self.entries)
+            self.index = index = scans.index(self.entries)
             self.graph = ImportGraph.scan(index, lambda p, entry: index.imports_of(self._told(p, "statements", import_statements), entry))
             #: What a question may read beyond the A2A code (see :meth:`checks`): a module
             #: farther than this from it (a framework's own internals) is opaque, never
@@ -953,19 +956,26 @@ class ProjectRun:
 
 
 def _project_root(entries: dict[Path, tuple[str, Path, Settings]]) -> Path:
-    """The folder module names count from: where the files' settings are rooted (the
-    config file's folder, else the folder the check runs in) when they are inside it,
-    else the folders the files are in; the nearest folder that holds them all."""
+    """The folder the project's modules are named from: the project root of the files'
+    settings (the config file's folder, else the project around the folder the check
+    runs in, else that folder) when they are inside it, else the folders the files are
+    in; the nearest folder that holds them all. The same for a check started anywhere
+    in the project."""
     folders = set()
     roots: dict[int, tuple[str, str]] = {}  # id(settings) -> its root, and that as a prefix of what is below it
     for path, (_, _, settings) in entries.items():
         found = roots.get(id(settings))
         if found is None:
-            root = str(resolved(settings.root))
+            root = str(_settings_root(settings))
             found = roots[id(settings)] = (root, os.path.normcase(root if root.endswith(os.sep) else root + os.sep))
         text = str(path)  # resolved, as the root is: below it when its text starts so
         folders.add(found[0] if os.path.normcase(text).startswith(found[1]) else os.path.dirname(text))
     return Path(os.path.commonpath(sorted(folders)))
+
+
+def _settings_root(settings: Settings) -> Path:
+    root = resolved(settings.root)
+    return root if settings.config_path is not None else unconfigured_root(root) or root
 
 
 def _same_fact(model: ModuleModel, live: ModuleModel, fact) -> cst.CSTNode | None:

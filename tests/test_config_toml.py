@@ -3,6 +3,8 @@ cannot be read as TOML is an error naming it, never a file passed over."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import UNFIXABLE, write
@@ -112,3 +114,30 @@ DEEP_TABLE = "x = " + "{ a = " * 5000 + "1" + " }" * 5000 + "\n"
 )
 def test_a_deeply_nested_config_is_exit_2_naming_it(project, check, name, text, deep):
     _fails_naming(check, write(project / name, text + deep), "nested too deeply")
+
+
+# --- src ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, said",
+    [('"lib"', "a list of folders"), ('["lib", 3]', "a list of folders"), ('[""]', "is not a folder"), ('["nowhere"]', "'nowhere' is not a folder")],
+)
+def test_a_bad_src_is_exit_2_naming_the_file_and_the_key(project, check, value, said):
+    (project / "lib").mkdir()
+    _fails_naming(check, write(project / "pyproject.toml", f"[tool.a2alint]\nsrc = {value}\n"), "key 'src'", said)
+
+
+def test_src_folders_are_relative_to_the_config_file_and_shown_with_the_roots(project, check):
+    """``--show-settings`` shows the folders ``src`` names, made absolute, and every root the
+    check looks for imports in: the project's, ``src`` and what the layout shows."""
+    write(project / "repo" / "a2alint.toml", 'src = ["vendor/code"]\n')
+    write(project / "repo" / "vendor" / "code" / "peers.py", "")
+    write(project / "repo" / "libs" / "kit" / "kit" / "__init__.py", "")
+    write(project / "repo" / "app" / "src" / "main.py", "")
+    run = check("--show-settings", "repo/app")
+    assert run.exit_code == 0, run.stderr
+    repo = (project / "repo").resolve()
+    assert f'src = ["{repo / "vendor" / "code"}"]' in run.stdout
+    roots = [repo, repo / "app" / "src", repo / "libs" / "kit", repo / "vendor" / "code"]
+    assert f"roots = {json.dumps([str(root) for root in roots])}" in run.stdout

@@ -1,0 +1,1 @@
+"""Shared plumbing for talking to partner agents."""
