@@ -255,10 +255,14 @@ def project_root(path: Path, resolver: SettingsResolver) -> Path | None:
 def unconfigured_root(folder: Path) -> Path | None:
     """The root of the project the folder ``folder`` is in, when no config file says: the
     git work tree, else the outermost folder above it with a project file (a workspace
-    holds its members' ``pyproject.toml`` files); None when there is neither."""
+    holds its members' ``pyproject.toml`` files) below the home folder (whose own is a
+    tool's, not a project's); None when there is neither."""
     found = git_root(folder)
     if found is None:
+        home = Path(os.path.expanduser("~"))  # "~" when there is none
         for above in (folder, *folder.parents):
+            if above == home or above in home.parents:
+                break
             if any(os.path.isfile(above / name) for name in PROJECT_FILES):
                 found = above
     return found

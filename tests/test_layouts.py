@@ -7,9 +7,10 @@ packages, samples each run from their own folder, a ``src/`` namespace package w
 scripts beside it, a service folder without ``__init__.py`` reached by absolute and
 relative imports, and a root only the config's ``src`` names. In each, a finding rests
 on what a module of another package or folder is; each expected finding is marked
-``# expect: CODE`` where it starts. Each is copied into a repository (``.git``) and
-checked from its root, from a package's root and from a folder below: every start
-reports exactly the marked findings of the files below it.
+``# expect: CODE`` where it starts. Each is copied into a repository (``.git``), and
+those with a top ``pyproject.toml`` also outside any, and checked from its root, from a
+package's root and from a folder below: every start reports exactly the marked
+findings of the files below it.
 """
 
 from __future__ import annotations
@@ -43,11 +44,19 @@ def test_every_layout_is_started_from_several_folders():
         assert any(expected(p.read_text(encoding="utf-8")) for p in (LAYOUTS / layout).rglob("*.py")), layout
 
 
-@pytest.mark.parametrize("layout", sorted(STARTS))
-def test_a_check_reports_the_same_findings_from_every_start(layout: str, tmp_path: Path):
+#: A workspace with no git work tree around it is one project by its top ``pyproject.toml``.
+UNVERSIONED = [layout for layout in sorted(STARTS) if (LAYOUTS / layout / "pyproject.toml").is_file()]
+
+
+@pytest.mark.parametrize(
+    "layout, versioned",
+    [*((layout, True) for layout in sorted(STARTS)), *((layout, False) for layout in UNVERSIONED)],
+)
+def test_a_check_reports_the_same_findings_from_every_start(layout: str, versioned: bool, tmp_path: Path):
     repository = tmp_path / layout
     shutil.copytree(LAYOUTS / layout, repository)
-    (repository / ".git").mkdir()
+    if versioned:
+        (repository / ".git").mkdir()
     repository = repository.resolve()
     marked = {
         (path, line, code)
