@@ -93,9 +93,10 @@ def _wanted(path: Path, settings: Settings) -> bool:
 
 
 def discover(
-    paths: list[str], resolver: SettingsResolver, force_exclude: bool = False
+    paths: list[str], resolver: SettingsResolver, force_exclude: bool = False, limit: int | None = None
 ) -> tuple[list[tuple[str, Path]], list[Problem]]:
-    """``(display path, absolute path)`` of every file to check, in a stable order."""
+    """``(display path, absolute path)`` of every file to check, in a stable order; the
+    walk stops once it has found more than ``limit`` files."""
     found: list[tuple[str, Path]] = []
     problems: list[Problem] = []
     ignores = _Ignores()
@@ -128,6 +129,8 @@ def discover(
         if absolute.is_dir():
             for display, file in _walk(given, absolute, resolver, ignores, problems, roots):
                 add(display, file)
+                if limit is not None and len(found) > limit:
+                    return found, problems
         else:
             add(given, absolute)
     return found, problems
@@ -283,7 +286,7 @@ def project_context(paths: list[Path], resolver: SettingsResolver) -> list[tuple
         if any(root == folder or folder in root.parents for folder in folders):
             continue  # walked already, with the folder named
         shown = os.path.relpath(root, resolver.cwd) if root.is_relative_to(resolver.cwd) else str(root)
-        found, _ = discover([shown], resolver)
+        found, _ = discover([shown], resolver, limit=MAX_CONTEXT_FILES)
         if len(found) > MAX_CONTEXT_FILES:
             continue  # a home folder, not a project: each named path is checked with what it names
         context += [(display, path) for display, path in found if resolved(path) not in given]

@@ -105,7 +105,7 @@ class Workspace:
         if root not in self._files:
             shown = os.path.relpath(root, self.resolver.cwd) if root.is_relative_to(self.resolver.cwd) else str(root)
             try:
-                found, _ = discover([shown], self.resolver)
+                found, _ = discover([shown], self.resolver, limit=MAX_CONTEXT_FILES)
                 found = found if len(found) <= MAX_CONTEXT_FILES else []
                 self._files[root] = [(display, file, self.resolver.for_path(file)) for display, file in found]
             except ConfigError:  # shown for the document itself; its project is read once it is mended

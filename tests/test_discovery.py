@@ -139,3 +139,17 @@ def test_force_exclude_never_excludes_the_project_folder_itself(tmp_path, check,
     monkeypatch.chdir(project)
     assert _checked(check, "--force-exclude", ".") == ["a.py"]
     assert _checked(check, "--force-exclude", "a.py") == ["a.py"]
+
+
+def test_the_walk_for_a_project_s_context_stops_past_its_limit(project):
+    """A folder that holds more files than a project's context may have (a home folder)
+    is not walked to its end only to be set aside."""
+    from a2alint.config import SettingsResolver
+    from a2alint.discovery import discover
+    from a2alint.registry import load_rules
+
+    for index in range(6):
+        write(project / f"m{index}.py", "")
+    resolver = SettingsResolver(load_rules(), cwd=project)
+    assert len(discover(["."], resolver, limit=2)[0]) == 3
+    assert len(discover(["."], resolver)[0]) == 6
