@@ -302,6 +302,22 @@ CARD_TYPES = frozenset({"a2a:AgentCard", "python_a2a:AgentCard", "fasta2a:AgentC
 TASK_EVENT_TYPES = frozenset(
     {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
 )
+#: Signature checks of the JOSE libraries cards are signed with (PyJWT 2.x, jwcrypto 1.x),
+#: by canonical name: where the token checked is passed (position, keyword), and where
+#: the key is when the call verifies only if given one (jwcrypto parses without it).
+#: A method of a token object (``JWS.verify``) checks what was loaded into it. Whose
+#: token it is, a card's or a push notification's, the analysis says (``signature_check``).
+JWS_CHECKS: dict[str, tuple[tuple[int, str] | None, tuple[int, str] | None]] = {
+    "jwt.decode": ((0, "jwt"), None),
+    "jwt.decode_complete": ((0, "jwt"), None),
+    "jwt.*.decode": ((0, "jwt"), None),  # jwt.api_jws.PyJWS().decode, jwt.PyJWT().decode
+    "jwt.*.decode_complete": ((0, "jwt"), None),
+    "jwcrypto.jws.JWS.deserialize": ((0, "raw_jws"), (1, "key")),
+    "jwcrypto.jwt.JWT.deserialize": ((0, "jwt"), (1, "key")),
+    "jwcrypto.jwt.JWT": ((2, "jwt"), (3, "key")),
+    "jwcrypto.jws.JWS.verify": ((2, "detached_payload"), None),
+    "jwcrypto.jwt.JWT.validate": (None, None),
+}
 #: A method named for verifying a card's signature (``verify_card_signature``, ``card_verify``).
 VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)
 

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
-from a2alint.apimodel import HTTP_READS, METHOD_ROLES, canonical
+from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
 from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake
 from a2alint.values import (
@@ -988,8 +988,9 @@ class Flow:
 
     def verification(self, fact: Fact, sequential: bool = False) -> Call | None:
         """The signature check of a card that decides whether ``fact`` runs: in its
-        condition, in the ``try`` around it, in a ``try`` before it whose handlers leave,
-        or (``sequential``) a check that raises before it in the same block."""
+        condition, in the ``try`` around it, in a ``try`` before it whose handlers leave
+        (the function, or this pass of the loop both are in), or (``sequential``) a check
+        that raises before it in the same block."""
         for test, _holds in self.guards(fact):
             found = next((c for c in test.expr.calls if self.chain(c, "verify-signature")), None)
             if found is not None:
@@ -1001,7 +1002,7 @@ class Flow:
             for frame in tries:
                 if any(f is frame for f, _ in fact.path):
                     return check
-                leaves = frame.exits.get("handlers") in ("return", "raise")
+                leaves = frame.exits.get("handlers") in ("return", "raise", "continue", "break")
                 if leaves and frame.end < fact.order and frame.path == fact.path[: len(frame.path)]:
                     return check
             if sequential and not tries and check.path == fact.path[: len(check.path)]:
@@ -1092,6 +1093,18 @@ class Flow:
             atoms = self.analysis.instantiate(atoms, self.analysis.values(bound.scope), bound, scope)
         return any(want(a) for a in self.analysis.resolve(atoms))
 
+    def reads_card_fields(self, test: Test) -> bool:
+        """``test`` reads what a card says: a field of one, a value derived from its fields,
+        a function's answer about it (``if "x" in skill_ids``, ``if auto_accepts(card)``);
+        not merely whether there is one (``card is None``, ``url in cards``), nor a task's
+        state kept in a record that also holds card data (``row["status"]``)."""
+        scope = test.scope
+        data, whole, tasks = self.card_data(scope), self.card_keys(scope), self.keys_holding(scope, _is_task_value)
+        if any(key in data and key not in whole and key not in tasks for key in (*test.expr.reads, *test.expr.derived)):
+            return True
+        calls = (*test.expr.top, *test.expr.derived_top)
+        return any(_says_of_card(self.result(call)) for call in calls)
+
     def reads_contract(self, test: Test) -> bool:
         """A condition reading a card's contract field, version or signatures; a contract
         digest; or a validator (ETag) of a card."""
@@ -1164,7 +1177,8 @@ class Flow:
     def state_change(self, fact: Fact) -> bool:
         """``fact`` sets a task's state: an assignment to ``.state`` / ``.status`` of a
         task-state value (a ``TaskState`` member, a state string, a task's own status) or
-        to a field a record class declares as a task state; or a ``TaskUpdater`` move."""
+        to a field a record class declares as a task state; or a ``TaskUpdater`` move. Not
+        on a record known to be something else (see :meth:`_not_a_task`)."""
         if isinstance(fact, Call):
             return self.updater_transition(fact)
         if not isinstance(fact, Bind):
@@ -1173,9 +1187,8 @@ class Flow:
             owner, _, name = target.rpartition(".")
             if not owner:
                 continue
-            if name in ("state", "status") and (fact.value.literal_state or self._state_value(fact)):
-                return True
-            if self._declared_state_field(fact, owner, name):
+            named = name in ("state", "status") and (fact.value.literal_state or self._state_value(fact))
+            if (named or self._declared_state_field(fact, owner, name)) and not self._not_a_task(owner, fact):
                 return True
         return False
 
@@ -1183,17 +1196,45 @@ class Flow:
         return any(a[0] == STATE for a in self.expr_atoms(bind.value, bind))
 
     def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
-        atoms = self.atoms(owner, bind)
-        for atom in atoms:
-            if atom[0] == TYPE and not isinstance(atom[1], str):
-                declared = atom[1].fields.get(name)
-                if declared is not None:
-                    annotation, default = declared
-                    if (annotation or "").rsplit(".", 1)[-1] == "TaskState":
-                        return True
-                    if default is not None and default.value.literal_state:
-                        return True
+        """The record's class declares field ``name`` a task state: annotated ``TaskState``,
+        or given a task state as its default (``phase: Phase = Phase.SUBMITTED``, where the
+        project's enum member holds ``"submitted"``)."""
+        for cls in self._classes(owner, bind):
+            declared = cls.fields.get(name)
+            if declared is not None and _sdk_state_field(declared):
+                return True
+            default = declared[1] if declared is not None else None
+            if default is not None and any(a[0] == STATE for a in self.expr_atoms(default.value, default)):
+                return True
         return False
+
+    def _classes(self, key: str, fact: Fact) -> list[ClassFacts]:
+        """The project classes ``key`` is an instance of where ``fact`` runs."""
+        return [a[1] for a in self.atoms(key, fact) if a[0] == TYPE and isinstance(a[1], ClassFacts)]
+
+    def _not_a_task(self, owner: str, fact: Fact) -> bool:
+        """``owner`` is a record of something other than a task: it holds card data (a
+        partner directory entry: the card, its URL, its skills) and nothing of a task (an
+        id or a response a send returned, a status from the task's channel, an SDK task,
+        a field of the SDK's ``TaskState`` type). What it holds is its own value and, for
+        an instance of a project class, every field of the class."""
+        held = set(self.atoms(owner, fact))
+        for cls in self._classes(owner, fact):
+            if any(_sdk_state_field(declared) for declared in cls.fields.values()):
+                return False
+            for name in self._field_names(cls):
+                held |= self.analysis.resolve(self.analysis.attr_atoms(cls, name, False, CALLER_DEPTH))
+        if any(a[0] in (TASK, STATUS) or (a[0] == TYPE and a[1] in TASK_EVENT_TYPES) for a in held):
+            return False
+        return any(a[0] in CARD_KINDS for a in held)
+
+    def _field_names(self, cls: ClassFacts) -> set[str]:
+        """The fields of ``cls``: declared in its body or set on ``self`` in its methods."""
+        names = set(cls.fields)
+        model = self.analysis.model_of_class(cls)
+        for method in self.analysis.methods(cls, model) if model is not None else ():
+            names |= {t.split(".")[1] for b in method.binds for t in b.targets if t.startswith("self.") and t.count(".") == 1}
+        return names
 
     def failing_state(self, bind: Bind) -> bool:
         state = bind.value.literal_state or ""
@@ -1439,6 +1480,15 @@ def _is_card_data(atom: tuple) -> bool:
     return atom[0] in CARD_KINDS
 
 
+def _is_task_value(atom: tuple) -> bool:
+    return atom[0] in (TASK, STATUS, STATE)
+
+
+def _says_of_card(atoms: frozenset) -> bool:
+    """A value derived from a card's fields, and from nothing of a task."""
+    return any(a[0] in CARD_KINDS and a[0] != CARD for a in atoms) and not any(_is_task_value(a) for a in atoms)
+
+
 def _is_skills(atom: tuple) -> bool:
     return atom[0] == SKILLS
 
@@ -1495,6 +1545,14 @@ def _shape_keys(shape: tuple) -> set[str]:
     if kind in ("any", "all", "other"):
         return set(shape[1])
     return {shape[1]} if kind == "key" else set()
+
+
+def _sdk_state_field(declared: tuple) -> bool:
+    """A class field annotated ``TaskState`` or defaulting to one of its members."""
+    annotation, default = declared
+    if (annotation or "").rsplit(".", 1)[-1] == "TaskState":
+        return True
+    return default is not None and default.value.literal_state is not None and not default.value.texts  # not a string
 
 
 def _expiry(test: Test) -> bool:

@@ -161,6 +161,14 @@ def is_placeholder(value: cst.CSTNode | None) -> bool:
     return False
 
 
+def or_default(node: cst.CSTNode) -> cst.CSTNode:
+    """``x`` of ``(x or {})``: what a method called on it is called on, as far as what it
+    holds goes (``(card.get("capabilities") or {}).get("extensions")``)."""
+    if type(node) is cst.BooleanOperation and type(node.operator) is cst.Or and is_placeholder(node.right):
+        return node.left
+    return node
+
+
 # --- control structure --------------------------------------------------------------
 
 LOOP_KINDS = frozenset({"for", "while", "comprehension"})
@@ -1196,7 +1204,7 @@ class ModelBuilder:
         callee = dotted(func)
         is_method = type(func) is cst.Attribute
         method = func.attr.value if is_method else callee
-        receiver = dotted(func.value) if is_method else None
+        receiver = dotted(or_default(func.value)) if is_method else None
         call = Call(node, self.scope, self.order, self.path(), callee=callee, method=method, receiver=receiver)
         call.awaited = id(node) in self.awaiting
         if type(func) is cst.Attribute and type(func.value) is not cst.Name:
@@ -1208,7 +1216,7 @@ class ModelBuilder:
         if outer is not None:
             outer.receiver_call = call
         if is_method:
-            inner = func.value
+            inner = or_default(func.value)
             if type(inner) is cst.Await:
                 inner = inner.expression
             if type(inner) is cst.Call:

@@ -42,6 +42,7 @@ from a2alint.apimodel import (
     CARD_TYPES,
     HTTP_READS,
     HTTP_WRITES,
+    JWS_CHECKS,
     METHOD_ROLES,
     QUALIFIED_PATTERNS,
     REST_READS,
@@ -97,9 +98,13 @@ _SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejs
 _PARSERS = frozenset({"json.loads", "orjson.loads", "ujson.loads", "simplejson.loads"})
 #: Decorators that make a generator a context manager: ``with f() as x`` binds what it yields.
 _CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+#: The field a registry keeps a card's JSON text in (``item["AgentCard"]``, ``row["agent_card"]``).
+_CARD_COLUMN = "agentcard"
 #: Functions that build a card from data, in every SDK spelling.
 CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_obj|parse_raw|from_dict|from_json|construct|model_construct))?|parse_agent_card|minimal_agent_card)$")
 MAX_PATH = 4
+#: The last names of the calls ``JWS_CHECKS`` knows (a cheap test before resolving names).
+_JWS_NAMES = frozenset(p.rsplit(".", 1)[-1] for p in JWS_CHECKS)
 #: What a request or message built from a value carries of it.
 CARRIED = frozenset({TASK, STATUS, DIGEST, STATE})
 #: How many callers up a parameter's value is looked for.
@@ -241,11 +246,13 @@ def literal_atoms(text: str, fact: Fact) -> set[tuple]:
 
 @dataclass(frozen=True)
 class Wire:
-    """An HTTP request whose role waits on what its URL and body hold (symbolic atoms)."""
+    """A call whose role waits on what it is given (symbolic atoms): an HTTP request, on
+    what its URL and body hold; a JWS check, on whose token it checks (a card's or not)."""
 
-    kind: str  # "read" or "write" (a request that may be either is both)
+    kind: str  # "read" or "write" (a request that may be either is both), or "check"
     url: frozenset
     body: frozenset
+    checked: frozenset = NOTHING
 
 
 @dataclass
@@ -266,8 +273,10 @@ def declared_method(cls: ClassFacts) -> str | None:
 
 
 def decide_wire(wire: Wire, resolve) -> set[str]:
-    """The roles an HTTP request plays once its URL and body are known."""
+    """The roles a call of a :class:`Wire` plays once what it is given is known."""
     roles: set[str] = set()
+    if wire.kind == "check":
+        return {"verify-signature"} if any(a[0] in CARD_KINDS for a in resolve(wire.checked)) else roles
     url = resolve(wire.url)
     if "read" in wire.kind:
         if any(a[0] == URL for a in url):
@@ -855,12 +864,12 @@ class Analysis:
             kind = atom[0]
             if kind not in SYMBOLIC:
                 found.add(atom)
-            elif kind == PARAM:
-                found |= project_path(self.param_atoms(atom[1], local is not False, depth), atom[2])
+            elif kind == PARAM:  # (a field of what it holds may be symbolic: `executor.profile`, an attribute)
+                found |= self.resolve(project_path(self.param_atoms(atom[1], local is not False, depth), atom[2]), local, depth)
             elif kind == ATTR:
-                found |= project_path(self.attr_atoms(atom[1], atom[2], local is True, depth), atom[3])
+                found |= self.resolve(project_path(self.attr_atoms(atom[1], atom[2], local is True, depth), atom[3]), local, depth)
             elif kind == GLOBAL:
-                found |= project_path(self.global_atoms(atom[1], atom[2]), atom[3])
+                found |= self.resolve(project_path(self.global_atoms(atom[1], atom[2]), atom[3]), local, depth)
             elif kind == DERIVED:
                 found |= derived(self.resolve([atom[1]], local, depth))
             elif kind == HASH:
@@ -1211,12 +1220,12 @@ class Analysis:
             typed = any(a[0] == TYPE for a in self.resolve(values.receiver(call), local=True))
             if not defined_here and not typed and (call.method not in apimodel.SDK_ONLY_METHODS or model.imports_sdk):
                 roles.add(METHOD_ROLES[call.method])
-        wire = self.wire(call)
+        wire = self.pending(call)
         if wire is not None:
             roles |= decide_wire(wire, lambda atoms: self.resolve(atoms, local=True))
         if project is None and not roles:
             roles |= self._rpc_helper_roles(call)
-        if self._verifies(call, project, model):
+        if self._verifies(call, project, model, names):
             roles.add("verify-signature")
         if not roles and self._resolves_a_card(values, call):
             roles.add("card-fetch")  # `result = await registry.find_agent(s, task)` ... `AgentCard(**json.loads(...))`
@@ -1281,10 +1290,11 @@ class Analysis:
         return False
 
     @staticmethod
-    def _verifies(call: Call, project: "Target | None", model: ModuleModel) -> bool:
+    def _verifies(call: Call, project: "Target | None", model: ModuleModel, names: list[str]) -> bool:
         """A check of a card's signature: a fetch given ``signature_verifier=``, a jws/jwt
         check of the card's ``signatures``, or (out of sight, in A2A code) a function named
-        for verifying a card or its signature."""
+        for verifying a card or its signature (not ``create_signature_verifier``, which
+        the API model knows makes one)."""
         if call.keyword("signature_verifier") is not None:
             return True
         if call.method in ("verify", "decode", "verify_jws", "decode_complete") and any(
@@ -1292,7 +1302,8 @@ class Analysis:
         ):
             return True
         name = call.method or ""
-        return project is None and model.is_a2a and name[:1].islower() and bool(apimodel.VERIFY_NAME.search(name))
+        out_of_sight = project is None and not names
+        return out_of_sight and model.is_a2a and name[:1].islower() and bool(apimodel.VERIFY_NAME.search(name))
 
     @staticmethod
     def _raw_name(call: Call, model: ModuleModel) -> str | None:
@@ -1358,6 +1369,36 @@ class Analysis:
         if "write" in kind and method == "post":
             body |= values.argument(call, 1, "__body__")
         return Wire(kind, url, frozen(body))
+
+    def pending(self, call: Call) -> Wire | None:
+        """The :class:`Wire` of a call whose role waits on what it is given."""
+        return self.wire(call) or self.signature_check(call)
+
+    def signature_check(self, call: Call) -> Wire | None:
+        """A JWS check by PyJWT or jwcrypto (``apimodel.JWS_CHECKS``), with the token it
+        checks: a check of a card's signature when that token is made from the card (a
+        push notification's JWT is not). A token object's ``verify()`` checks what was
+        loaded into it before (``token.deserialize(f"{sig['protected']}.{payload}...")``)."""
+        spec = self._jws_spec(call)
+        if spec is None:
+            return None
+        token, key = spec
+        if key is not None and call.argument(*key) is None:
+            return None  # parsed, not verified
+        values = self.values(call.scope)
+        checked = set(values.argument(call, *token)) if token is not None else set()
+        if call.receiver:
+            checked |= values.receiver(call)
+            for load in call.scope.calls:
+                loaded = self._jws_spec(load) if load.order < call.order and load.receiver == call.receiver else None
+                if loaded is not None and loaded[0] is not None:
+                    checked |= values.argument(load, *loaded[0])
+        return Wire("check", NOTHING, NOTHING, frozen(checked))
+
+    def _jws_spec(self, call: Call) -> tuple | None:
+        if (call.method or call.callee or "").rsplit(".", 1)[-1] not in _JWS_NAMES:
+            return None
+        return next((JWS_CHECKS[p] for n in self.external_names(call) for p in JWS_CHECKS if fnmatch.fnmatchcase(n, p)), None)
 
     def urllib_request(self, values: ScopeValues, call: Call) -> Call | None:
         """The ``urllib.request.Request`` that ``urlopen(...)`` opens: built in its argument,
@@ -1435,13 +1476,15 @@ class Analysis:
                 atoms.add((TYPE, project.cls))
             return frozen(atoms)
         target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
-        if target is not None and not names:
-            return frozenset({*atoms, (TYPE, target.cls)})
+        if target is not None and not names:  # `Phase(observed)`: a state stays the state it is made from
+            states = {a for a in values.arguments(call) if a[0] in (STATUS, STATE)}
+            return frozenset({*atoms, (TYPE, target.cls), *states})
         if any(n in _SERIALISERS for n in names) or (call.method == "encode" and call.receiver_call is not None):
             body = values.arguments(call) if names else values.receiver(call)  # `json.dumps(payload).encode()`
             return frozenset({a for a in body if a[0] in (BODY_ROLE, BODY)} | derived(body))
         if any(n in _PARSERS for n in names):
-            return frozenset(derived(values.arguments(call)))
+            parsed = derived(values.arguments(call))
+            return (parsed | {(CARD, call)}) if _card_column(call) else parsed
         for name in names:
             atoms |= self._external_result(values, call, name)
         if not names:
@@ -1598,7 +1641,7 @@ class Analysis:
                 if role in self.roles(call):
                     chains.append(((call,), None))
                     continue
-                wire = self.wire(call)
+                wire = self.pending(call)
                 if wire is not None and _symbolic(wire):
                     chains.append(((call,), wire))
                     continue
@@ -1617,11 +1660,7 @@ class Analysis:
                             chains.append(((call, *inner), None))
                             plays = True
                         continue
-                    bound = Wire(
-                        inner_wire.kind,
-                        self.instantiate(inner_wire.url, values, call, target.function),
-                        self.instantiate(inner_wire.body, values, call, target.function),
-                    )
+                    bound = self.bind_wire(inner_wire, values, call, target.function)
                     if _symbolic(bound):
                         if bound not in waiting:
                             waiting.add(bound)
@@ -1633,6 +1672,15 @@ class Analysis:
             self._resolving.discard(memo)
         self._effects[memo] = chains
         return chains
+
+    def bind_wire(self, wire: Wire, values: ScopeValues, call: Call, function: Scope) -> Wire:
+        """``wire`` of ``function`` in the terms of ``call``'s caller."""
+        return Wire(
+            wire.kind,
+            self.instantiate(wire.url, values, call, function),
+            self.instantiate(wire.body, values, call, function),
+            self.instantiate(wire.checked, values, call, function),
+        )
 
     def chain(self, call: Call, role: str) -> list[Call]:
         """The calls from ``call`` down to the one that plays ``role``, through project
@@ -1655,11 +1703,7 @@ class Analysis:
         for inner, wire in self.effects(target.function, role):
             if wire is None:
                 return [call, *inner]
-            bound = Wire(
-                wire.kind,
-                self.instantiate(wire.url, values, call, target.function),
-                self.instantiate(wire.body, values, call, target.function),
-            )
+            bound = self.bind_wire(wire, values, call, target.function)
             if role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
                 return [call, *inner]
         return []
@@ -1796,5 +1840,11 @@ class _Index:
             self.passed.setdefault(name, {})[id(model)] = (order, found)
 
 
+def _card_column(call: Call) -> bool:
+    """``json.loads(item["AgentCard"])``: the text parsed is read from a registry's card
+    field (by the field's name: the last resort, see AC201's and AC107's Limits)."""
+    return any(text.replace("_", "").lower() == _CARD_COLUMN for arg in call.arguments for text in arg.value.texts)
+
+
 def _symbolic(wire: Wire) -> bool:
-    return any(a[0] in SYMBOLIC for a in (*wire.url, *wire.body))
+    return any(a[0] in SYMBOLIC for a in (*wire.url, *wire.body, *wire.checked))

@@ -54,6 +54,8 @@ class UnstableContractHash(Rule):
     - An untyped parameter with no caller in the project is taken for a card
       when its name ends in `card` (the last resort; no finding of the
       public sweep rests on it).
+    - A card kept as JSON text by a registry or a table is known by the
+      name of its field when parsed: `json.loads(item["AgentCard"])`.
     """
 
     code = "AC107"

@@ -5,8 +5,8 @@ from typing import Iterable
 
 import libcst as cst
 
-from a2alint.flow import Flow, flow_of
-from a2alint.model import Call, Fact, ModuleModel, Scope, child_nodes, dotted
+from a2alint.flow import FAILING_TRANSITIONS, Flow, flow_of
+from a2alint.model import Bind, Call, Fact, ModuleModel, Scope, child_nodes, dotted
 from a2alint.rule import Note, Rule
 
 STATE_SETTER = re.compile(r"^(set_(task_)?state|update_task_state|mark_\w+|transition\w*)$")
@@ -18,9 +18,17 @@ class CardAsStateAuthority(Rule):
     ## What it does
     Flags a task state change (an assignment to a task's `state`/`status`, a
     `TaskUpdater` transition, a state-setting helper) that runs inside a
-    branch guarded by signature verification of the card, or whose new state
-    is derived from card fields, instead of from the task's own status
-    (`get_task`, the status stream).
+    branch guarded by signature verification of the card, whose new state
+    is derived from card fields, or that runs only because of what the card
+    says (a skill, a capability, an extension), instead of from the task's
+    own status (`get_task`, the status stream).
+
+    A task's record is known by what it holds, in any style (an SDK task,
+    an ORM row, a dataclass, a dict): a task state (a `TaskState` member, a
+    member of the project's own enum whose value is a task state, a state
+    string), an id or a response a send returned. A status on a record
+    that holds card data and nothing of a task (a partner directory
+    entry) is not a task's.
 
     ## Why is this bad?
     A signed card proves *who* the agent is and *what it declared* when it
@@ -44,9 +52,14 @@ class CardAsStateAuthority(Rule):
 
     ## Covers
     a2a-sdk 0.3.21+ and 1.x `create_signature_verifier` and
-    `signature_verifier=`, crewai `verify_agent_card_signature`, jws/jwt
-    checks of `card.signatures`, `TaskUpdater` (all versions), direct
-    `task.status.state` assignments.
+    `signature_verifier=`, crewai `verify_agent_card_signature`, PyJWT 2.x
+    (`jwt.decode`, `decode_complete`, `PyJWS`/`PyJWT` methods) and jwcrypto
+    1.x (`JWS.deserialize`/`verify`, `JWT(jwt=..., key=...)`,
+    `JWT.validate`) checks of a token made from the card, alone or in a
+    project function of any module; other jws/jwt checks of
+    `card.signatures`; `TaskUpdater` (all versions), direct
+    `task.status.state` assignments. A JWT that is not made from a card (a
+    push notification's) is not a check of the card.
 
     ## Limits
     - An untyped parameter with no caller in the project is taken for a card
@@ -56,6 +69,13 @@ class CardAsStateAuthority(Rule):
       `verify*signature`, `verify*card` / `set_task_state`,
       `update_task_state`, `mark_*`, `transition*`; and a `TaskUpdater` of
       unknown type by the word `updater`.
+    - A card kept as JSON text by a registry or a table is known by the
+      name of its field when parsed: `json.loads(item["AgentCard"])`,
+      `json.loads(row["agent_card"])`.
+    - A record that holds card data (the peer's name, the contract digest)
+      and nothing the analysis sees of a task (its task id read from a
+      queue, not from a send) is taken for a directory entry: its status is
+      not reported.
     """
 
     code = "AC201"
@@ -77,6 +97,27 @@ from a2a.types import TaskState
 
 async def on_status(event, task):
     task.status.state = event.status.state  # from the task's own status stream
+""",
+        """
+from a2a.types import AgentCard
+from a2a.utils.signing import SignatureVerificationError, create_signature_verifier
+
+def relist(entry: dict, card: AgentCard, keys):
+    entry["url"] = card.url  # a partner directory entry: it holds the card's URL, nothing of a task
+    try:
+        create_signature_verifier(keys, ["ES256"])(card)
+    except SignatureVerificationError:
+        entry["status"] = "rejected"
+""",
+        """
+import jwt
+from a2a.types import Task, TaskState
+
+def on_push(bearer: str, body: dict, key, rows: dict):
+    jwt.decode(bearer, key, algorithms=["ES256"], audience="https://hooks.example/a2a")  # a push's JWT, not a card's
+    pushed = Task.model_validate(body)
+    if pushed.status.state == TaskState.completed:
+        rows[pushed.id]["state"] = "completed"
 """,
     ]
     INVALID = [
@@ -126,6 +167,37 @@ from a2a.types import TaskState
 def restore(task, card):
     task.status.state = TaskState(card.metadata["last_state"])  # expect: AC201
 """,
+        """
+from a2a.server.tasks import TaskUpdater
+from a2a.types import AgentCard
+
+async def on_request(updater: TaskUpdater, card: AgentCard):
+    if "fast-track" in {skill.id for skill in card.skills}:
+        await updater.start_work()  # expect: AC201
+""",
+        """
+from dataclasses import dataclass
+import httpx
+from jwcrypto import jws
+from jwcrypto.common import JWException
+
+@dataclass
+class Hop:
+    remote_id: str
+    state: str = "submitted"
+
+def settle(hops: list[Hop], base_url: str, payload: str, keyset):
+    doc = httpx.get(base_url + "/.well-known/agent-card.json").json()
+    sig = doc["signatures"][0]
+    token = jws.JWS()
+    token.deserialize(f"{sig['protected']}.{payload}.{sig['signature']}")
+    try:
+        token.verify(keyset)
+    except JWException:
+        return
+    for hop in hops:
+        hop.state = "completed"  # expect: AC201
+""",
     ]
 
     def check(self, model: ModuleModel) -> None:
@@ -134,7 +206,11 @@ def restore(task, card):
             changes: list[Fact] = [b for b in scope.binds if flow.state_change(b)]
             changes += [c for c in scope.calls if flow.state_change(c) or self._setter(flow, c)]
             for change in changes:
-                evidence = self._verification(flow, scope, change) or self._from_card(flow, scope, change)
+                evidence = (
+                    self._verification(flow, change)
+                    or self._from_card(flow, scope, change)
+                    or self._decided_by_card(flow, scope, change)
+                )
                 if evidence is None:
                     continue
                 node, label, claim = evidence
@@ -162,13 +238,10 @@ def restore(task, card):
         return any(a.value.literal_state or flow.holds(a.value, call, ("state",)) for a in call.arguments)
 
     @staticmethod
-    def _verification(flow: Flow, scope: Scope, change: Fact):
+    def _verification(flow: Flow, change: Fact):
         check = flow.verification(change, sequential=True)
-        if check is None:
+        if check is None or _own_status(flow, change):
             return None
-        value = change.value if hasattr(change, "value") else change.args
-        if any(".status" in f".{key}" for key in value.keys) or flow.holds(value, change, ("status", "task")):
-            return None  # the new state comes from a task's own status (get_task, the status stream)
         claim = "the signature check at line {line:check} proves who the agent is, not what it did to the task"
         if any(test.node is check.node or any(c is check for c in test.expr.calls) for test, _ in flow.guards(change)):
             label = "the state change depends on this signature check of the card"
@@ -179,6 +252,24 @@ def restore(task, card):
         return check.node, label, claim
 
     @staticmethod
+    def _decided_by_card(flow: Flow, scope: Scope, change: Fact):
+        """A condition the change runs under reads what the card says. Not one whose branch
+        calls on a task (the state then records a dispatch the card routed, or what that
+        call did), nor a card-change comparison that fails the task (AC105's)."""
+        if _own_status(flow, change):
+            return None
+        failing = flow.failing_state(change) if isinstance(change, Bind) else change.method in FAILING_TRANSITIONS
+        for test, _ in flow.guards(change):
+            if not flow.reads_card_fields(test) or (failing and flow.reads_contract(test)):
+                continue
+            branch = change.path
+            if any(c.order > test.order and c.path[: len(branch)] == branch and flow.reaches_a_task(c) for c in scope.calls):
+                continue
+            claim = "the card says what the agent offers, not what it did to the task"
+            return test.node, "the card's fields decide this state change", claim
+        return None
+
+    @staticmethod
     def _from_card(flow: Flow, scope: Scope, change: Fact):
         value = change.value if hasattr(change, "value") else change.args
         cards = flow.card_data(scope)
@@ -187,6 +278,12 @@ def restore(task, card):
         read = _card_read(value.node, cards) or value.node
         key = dotted(read) or "the card"
         return read, f"the new state is read from the card here ({key})", f"{key} is what the card claims, not the task's state"
+
+
+def _own_status(flow: Flow, change: Fact) -> bool:
+    """The new state comes from a task's own status (``get_task``, the status stream)."""
+    value = change.value if hasattr(change, "value") else change.args
+    return any(".status" in f".{key}" for key in value.keys) or flow.holds(value, change, ("status", "task"))
 
 
 def _card_read(node: cst.CSTNode, cards: Iterable[str]) -> cst.CSTNode | None:
