@@ -302,7 +302,8 @@ CARD_TYPES = frozenset({"a2a:AgentCard", "python_a2a:AgentCard", "fasta2a:AgentC
 TASK_EVENT_TYPES = frozenset(
     {"a2a:Task", "a2a:TaskStatusUpdateEvent", "a2a:TaskArtifactUpdateEvent", "a2a:StreamResponse", "a2a:ClientEvent"}
 )
-#: Signature checks of the JOSE libraries cards are signed with (PyJWT 2.x, jwcrypto 1.x),
+#: Signature checks of the JOSE libraries cards are signed with (PyJWT 2.x, jwcrypto 1.x,
+#: python-jose 3.x),
 #: by canonical name: where the token checked is passed (position, keyword), and where
 #: the key is when the call verifies only if given one (jwcrypto parses without it).
 #: A method of a token object (``JWS.verify``) checks what was loaded into it. Whose
@@ -317,6 +318,8 @@ JWS_CHECKS: dict[str, tuple[tuple[int, str] | None, tuple[int, str] | None]] = {
     "jwcrypto.jwt.JWT": ((2, "jwt"), (3, "key")),
     "jwcrypto.jws.JWS.verify": ((2, "detached_payload"), None),
     "jwcrypto.jwt.JWT.validate": (None, None),
+    "jose.jws.verify": ((0, "token"), None),
+    "jose.jwt.decode": ((0, "token"), None),
 }
 #: A method named for verifying a card's signature (``verify_card_signature``, ``card_verify``).
 VERIFY_NAME = re.compile(r"verif\w*(signature|card)|(signature|card)\w*verif", re.IGNORECASE)

@@ -1396,9 +1396,9 @@ class Analysis:
         return Wire("check", NOTHING, NOTHING, frozen(checked))
 
     def _jws_spec(self, call: Call) -> tuple | None:
-        if (call.method or call.callee or "").rsplit(".", 1)[-1] not in _JWS_NAMES:
-            return None
-        return next((JWS_CHECKS[p] for n in self.external_names(call) for p in JWS_CHECKS if fnmatch.fnmatchcase(n, p)), None)
+        """What ``JWS_CHECKS`` says of the call, by what it names (an alias included)."""
+        names = [n for n in self.external_names(call) if n.rsplit(".", 1)[-1] in _JWS_NAMES]
+        return next((JWS_CHECKS[p] for n in names for p in JWS_CHECKS if fnmatch.fnmatchcase(n, p)), None)
 
     def urllib_request(self, values: ScopeValues, call: Call) -> Call | None:
         """The ``urllib.request.Request`` that ``urlopen(...)`` opens: built in its argument,

@@ -52,11 +52,12 @@ class CardAsStateAuthority(Rule):
 
     ## Covers
     a2a-sdk 0.3.21+ and 1.x `create_signature_verifier` and
-    `signature_verifier=`, crewai `verify_agent_card_signature`, PyJWT 2.x
-    (`jwt.decode`, `decode_complete`, `PyJWS`/`PyJWT` methods) and jwcrypto
-    1.x (`JWS.deserialize`/`verify`, `JWT(jwt=..., key=...)`,
-    `JWT.validate`) checks of a token made from the card, alone or in a
-    project function of any module; other jws/jwt checks of
+    `signature_verifier=`, crewai `verify_agent_card_signature`; checks of a
+    token made from the card by PyJWT 2.x (`jwt.decode`, `decode_complete`,
+    `PyJWS`/`PyJWT` methods), jwcrypto 1.x (`JWS.deserialize`/`verify`,
+    `JWT(jwt=..., key=...)`, `JWT.validate`) and python-jose 3.x
+    (`jws.verify`, `jwt.decode`), alone or in a project function of any
+    module; other jws/jwt checks of
     `card.signatures`; `TaskUpdater` (all versions), direct
     `task.status.state` assignments. A JWT that is not made from a card (a
     push notification's) is not a check of the card.
