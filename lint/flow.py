@@ -183,6 +183,7 @@ class Flow:
         self._expr_atoms: dict[tuple[Expr, Fact], frozenset] = {}
         self._anchors: dict[tuple, Anchor | None] = {}
         self._loop_searches: dict[int, list[Test]] = {}
+        self._records: dict[tuple, frozenset] = {}  # see _held
         #: What a call does, as the project's analysis answers it: ``roles(call)``, its
         #: roles; ``chain(call, role)``, the calls from it down to the one that plays
         #: ``role`` (through project functions, in any module): ``[call]`` when it plays it
@@ -1093,14 +1094,15 @@ class Flow:
             atoms = self.analysis.instantiate(atoms, self.analysis.values(bound.scope), bound, scope)
         return any(want(a) for a in self.analysis.resolve(atoms))
 
-    def reads_card_fields(self, test: Test) -> bool:
+    def reads_card_fields(self, test: Test, changed: Iterable[str] = ()) -> bool:
         """``test`` reads what a card says: a field of one, a value derived from its fields,
         a function's answer about it (``if "x" in skill_ids``, ``if auto_accepts(card)``);
-        not merely whether there is one (``card is None``, ``url in cards``), nor a task's
-        state kept in a record that also holds card data (``row["status"]``)."""
+        not merely whether there is one (``card is None``, ``url in cards``), nor the
+        ``changed`` field's current value (``if row["status"] == "submitted"`` of a row
+        that also holds card data)."""
         scope = test.scope
-        data, whole, tasks = self.card_data(scope), self.card_keys(scope), self.keys_holding(scope, _is_task_value)
-        if any(key in data and key not in whole and key not in tasks for key in (*test.expr.reads, *test.expr.derived)):
+        data, whole = self.card_data(scope), self.card_keys(scope)
+        if any(key in data and key not in whole and key not in changed for key in (*test.expr.reads, *test.expr.derived)):
             return True
         calls = (*test.expr.top, *test.expr.derived_top)
         return any(_says_of_card(self.result(call)) for call in calls)
@@ -1187,46 +1189,72 @@ class Flow:
             owner, _, name = target.rpartition(".")
             if not owner:
                 continue
-            named = name in ("state", "status") and (fact.value.literal_state or self._state_value(fact))
+            named = name in ("state", "status") and (fact.value.literal_state or self._holds_a_state(fact))
             if (named or self._declared_state_field(fact, owner, name)) and not self._not_a_task(owner, fact):
                 return True
         return False
 
-    def _state_value(self, bind: Bind) -> bool:
-        return any(a[0] == STATE for a in self.expr_atoms(bind.value, bind))
-
     def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
-        """The record's class declares field ``name`` a task state: annotated ``TaskState``,
-        or given a task state as its default (``phase: Phase = Phase.SUBMITTED``, where the
-        project's enum member holds ``"submitted"``)."""
+        """The record's class declares field ``name`` a task state: annotated ``TaskState``
+        or a type of the project's whose members hold task states, or given a task state
+        as its default (``phase: Phase = Phase.SUBMITTED``, where the project's enum member
+        holds ``"submitted"``)."""
         for cls in self._classes(owner, bind):
             declared = cls.fields.get(name)
-            if declared is not None and _sdk_state_field(declared):
+            if declared is None:
+                continue
+            annotation, default = declared
+            if _sdk_state_field(declared) or (default is not None and self._holds_a_state(default)):
                 return True
-            default = declared[1] if declared is not None else None
-            if default is not None and any(a[0] == STATE for a in self.expr_atoms(default.value, default)):
+            kind = self.analysis.qualify(self.analysis.values(cls.scope), annotation) if annotation and cls.scope else None
+            if isinstance(kind, ClassFacts) and any(d is not None and self._holds_a_state(d) for _, d in kind.fields.values()):
                 return True
         return False
+
+    def _holds_a_state(self, bind: Bind) -> bool:
+        return any(a[0] == STATE for a in self.expr_atoms(bind.value, bind))
 
     def _classes(self, key: str, fact: Fact) -> list[ClassFacts]:
         """The project classes ``key`` is an instance of where ``fact`` runs."""
         return [a[1] for a in self.atoms(key, fact) if a[0] == TYPE and isinstance(a[1], ClassFacts)]
 
+    def task_record(self, bind: Bind) -> bool:
+        """``bind`` sets a field of a record known to be a task's by what it holds: the
+        SDK's ``TaskState`` member it is given, something of a task (see :meth:`_of_a_task`)
+        or a field declared as a task state; not a record nothing is known of (a plain
+        dict handed in, given a state string)."""
+        if _sdk_state(bind.value):
+            return True
+        for target in bind.targets:
+            owner, _, name = target.rpartition(".")
+            if owner and (self._of_a_task(owner, bind) or self._declared_state_field(bind, owner, name)):
+                return True
+        return False
+
     def _not_a_task(self, owner: str, fact: Fact) -> bool:
         """``owner`` is a record of something other than a task: it holds card data (a
-        partner directory entry: the card, its URL, its skills) and nothing of a task (an
-        id or a response a send returned, a status from the task's channel, an SDK task,
-        a field of the SDK's ``TaskState`` type). What it holds is its own value and, for
-        an instance of a project class, every field of the class."""
-        held = set(self.atoms(owner, fact))
-        for cls in self._classes(owner, fact):
-            if any(_sdk_state_field(declared) for declared in cls.fields.values()):
-                return False
-            for name in self._field_names(cls):
-                held |= self.analysis.resolve(self.analysis.attr_atoms(cls, name, False, CALLER_DEPTH))
-        if any(a[0] in (TASK, STATUS) or (a[0] == TYPE and a[1] in TASK_EVENT_TYPES) for a in held):
-            return False
-        return any(a[0] in CARD_KINDS for a in held)
+        partner directory entry: the card, its URL, its skills) and nothing of a task."""
+        return not self._of_a_task(owner, fact) and any(a[0] in CARD_KINDS for a in self._held(owner, fact))
+
+    def _of_a_task(self, owner: str, fact: Fact) -> bool:
+        """``owner`` holds something of a task: an id or a response a send returned, a
+        status from the task's channel, an SDK task, a field of the SDK's ``TaskState`` type."""
+        if any(_sdk_state_field(declared) for cls in self._classes(owner, fact) for declared in cls.fields.values()):
+            return True
+        return any(a[0] in (TASK, STATUS) or (a[0] == TYPE and a[1] in TASK_EVENT_TYPES) for a in self._held(owner, fact))
+
+    def _held(self, owner: str, fact: Fact) -> frozenset:
+        """What the record ``owner`` holds where ``fact`` runs: its own value and, for an
+        instance of a project class, every field of the class."""
+        memo = (owner, id(fact))
+        found = self._records.get(memo)
+        if found is None:
+            held = set(self.atoms(owner, fact))
+            for cls in self._classes(owner, fact):
+                for name in sorted(self._field_names(cls)):
+                    held |= self.analysis.resolve(self.analysis.attr_atoms(cls, name, False, CALLER_DEPTH))
+            found = self._records[memo] = frozenset(held)
+        return found
 
     def _field_names(self, cls: ClassFacts) -> set[str]:
         """The fields of ``cls``: declared in its body or set on ``self`` in its methods."""
@@ -1480,13 +1508,9 @@ def _is_card_data(atom: tuple) -> bool:
     return atom[0] in CARD_KINDS
 
 
-def _is_task_value(atom: tuple) -> bool:
-    return atom[0] in (TASK, STATUS, STATE)
-
-
 def _says_of_card(atoms: frozenset) -> bool:
     """A value derived from a card's fields, and from nothing of a task."""
-    return any(a[0] in CARD_KINDS and a[0] != CARD for a in atoms) and not any(_is_task_value(a) for a in atoms)
+    return any(a[0] in CARD_KINDS and a[0] != CARD for a in atoms) and not any(a[0] in (TASK, STATUS, STATE) for a in atoms)
 
 
 def _is_skills(atom: tuple) -> bool:
@@ -1550,9 +1574,12 @@ def _shape_keys(shape: tuple) -> set[str]:
 def _sdk_state_field(declared: tuple) -> bool:
     """A class field annotated ``TaskState`` or defaulting to one of its members."""
     annotation, default = declared
-    if (annotation or "").rsplit(".", 1)[-1] == "TaskState":
-        return True
-    return default is not None and default.value.literal_state is not None and not default.value.texts  # not a string
+    return (annotation or "").rsplit(".", 1)[-1] == "TaskState" or (default is not None and _sdk_state(default.value))
+
+
+def _sdk_state(value: Expr) -> bool:
+    """``TaskState.working``, ``TASK_STATE_WORKING``: a member of the SDK's enum, not a string."""
+    return value.literal_state is not None and not value.texts
 
 
 def _expiry(test: Test) -> bool:

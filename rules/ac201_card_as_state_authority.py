@@ -28,7 +28,8 @@ class CardAsStateAuthority(Rule):
     member of the project's own enum whose value is a task state, a state
     string), an id or a response a send returned. A status on a record
     that holds card data and nothing of a task (a partner directory
-    entry) is not a task's.
+    entry) is not a task's. A state decided by card fields is reported on
+    a record known to be a task's (not on a dict nothing is known of).
 
     ## Why is this bad?
     A signed card proves *who* the agent is and *what it declared* when it
@@ -109,6 +110,15 @@ def relist(entry: dict, card: AgentCard, keys):
         create_signature_verifier(keys, ["ES256"])(card)
     except SignatureVerificationError:
         entry["status"] = "rejected"
+""",
+        """
+from a2a.types import AgentCard
+
+def triage(pending: list[dict], card: AgentCard):
+    offered = {skill.id for skill in card.skills}
+    for job in pending:
+        if job["skill"] not in offered:
+            job["status"] = "rejected"  # a local job the card turned away: no task exists yet
 """,
         """
 import jwt
@@ -254,14 +264,17 @@ def settle(hops: list[Hop], base_url: str, payload: str, keyset):
 
     @staticmethod
     def _decided_by_card(flow: Flow, scope: Scope, change: Fact):
-        """A condition the change runs under reads what the card says. Not one whose branch
+        """A condition the change runs under reads what the card says, and the record is
+        known to be a task's (a state set on a record nothing is known of, before any send,
+        may be a local job the card turned away). Not one whose branch
         calls on a task (the state then records a dispatch the card routed, or what that
         call did), nor a card-change comparison that fails the task (AC105's)."""
-        if _own_status(flow, change):
+        if _own_status(flow, change) or (isinstance(change, Bind) and not flow.task_record(change)):
             return None
         failing = flow.failing_state(change) if isinstance(change, Bind) else change.method in FAILING_TRANSITIONS
         for test, _ in flow.guards(change):
-            if not flow.reads_card_fields(test) or (failing and flow.reads_contract(test)):
+            changed = change.targets if isinstance(change, Bind) else ()
+            if not flow.reads_card_fields(test, changed) or (failing and flow.reads_contract(test)):
                 continue
             branch = change.path
             if any(c.order > test.order and c.path[: len(branch)] == branch and flow.reaches_a_task(c) for c in scope.calls):

@@ -41,12 +41,11 @@ def fast_lane(profile: dict) -> bool:
     return any(ext.get("uri") == FAST_LANE for ext in offered)
 
 
-async def delegate(client: Client, profile: dict, text: str, jobs: dict[str, dict]) -> dict:
+async def delegate(client: Client, profile: dict, text: str) -> dict:
     message = Message(role=Role.user, parts=[Part(root=TextPart(text=text))], message_id=uuid4().hex,
                       metadata={"contract": contract_hash(profile)})
     async for task, _update in client.send_message(message):
-        jobs[task.id] = {"remote": task.id, "partner": profile["name"], "state": task.status.state.value}
-        return jobs[task.id]
+        return {"remote": task.id, "partner": profile["name"], "state": task.status.state.value}
     raise RuntimeError("the partner answered without a task")
 
 
@@ -78,7 +77,8 @@ class ReviewExecutor(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         updater = TaskUpdater(event_queue, context.task_id, context.context_id)
         await updater.submit()
-        await delegate(self.client, self.profile, context.get_user_input(), self.jobs)
+        job = await delegate(self.client, self.profile, context.get_user_input())
+        self.jobs[job["remote"]] = job
         if "deep-review" in {skill["id"] for skill in self.profile.get("skills", [])}:
             await updater.start_work()  # expect: AC201
 

@@ -42,12 +42,11 @@ def fast_lane(profile: dict) -> bool:
     return any(ext.get("uri") == FAST_LANE for ext in offered)
 
 
-async def delegate(client: Client, profile: dict, text: str, jobs: dict[str, dict]) -> dict:
+async def delegate(client: Client, profile: dict, text: str) -> dict:
     message = Message(role=Role.user, parts=[Part(root=TextPart(text=text))], message_id=uuid4().hex,
                       metadata={"contract": contract_hash(profile)})
     async for task, _update in client.send_message(message):
-        jobs[task.id] = {"remote": task.id, "partner": profile["name"], "state": task.status.state.value}
-        return jobs[task.id]
+        return {"remote": task.id, "partner": profile["name"], "state": task.status.state.value}
     raise RuntimeError("the partner answered without a task")
 
 
@@ -84,7 +83,8 @@ class ReviewExecutor(AgentExecutor):
         if "deep-review" not in {skill["id"] for skill in self.profile.get("skills", [])}:
             text = "Quick pass only:\n" + text
         await updater.start_work()
-        await delegate(self.client, self.profile, text, self.jobs)
+        job = await delegate(self.client, self.profile, text)
+        self.jobs[job["remote"]] = job
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
