@@ -58,10 +58,9 @@ class CardAsStateAuthority(Rule):
     `PyJWS`/`PyJWT` methods), jwcrypto 1.x (`JWS.deserialize`/`verify`,
     `JWT(jwt=..., key=...)`, `JWT.validate`) and python-jose 3.x
     (`jws.verify`, `jwt.decode`), alone or in a project function of any
-    module; other jws/jwt checks of
-    `card.signatures`; `TaskUpdater` (all versions), direct
-    `task.status.state` assignments. A JWT that is not made from a card (a
-    push notification's) is not a check of the card.
+    module; other jws/jwt checks of `card.signatures`; `TaskUpdater` (all
+    versions), direct `task.status.state` assignments. A JWT that is not
+    made from a card (a push notification's) is not a check of the card.
 
     ## Limits
     - An untyped parameter with no caller in the project is taken for a card
