@@ -184,6 +184,7 @@ class Flow:
         self._anchors: dict[tuple, Anchor | None] = {}
         self._loop_searches: dict[int, list[Test]] = {}
         self._records: dict[tuple, frozenset] = {}  # see _held
+        self._state_fields: dict[tuple, bool] = {}  # see _state_field
         #: What a call does, as the project's analysis answers it: ``roles(call)``, its
         #: roles; ``chain(call, role)``, the calls from it down to the one that plays
         #: ``role`` (through project functions, in any module): ``[call]`` when it plays it
@@ -1195,21 +1196,28 @@ class Flow:
         return False
 
     def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
-        """The record's class declares field ``name`` a task state: annotated ``TaskState``
-        or a type of the project's whose members hold task states, or given a task state
-        as its default (``phase: Phase = Phase.SUBMITTED``, where the project's enum member
-        holds ``"submitted"``)."""
-        for cls in self._classes(owner, bind):
+        """The record's class declares field ``name`` a task state (see :meth:`_state_field`)."""
+        return any(self._state_field(cls, name) for cls in self._classes(owner, bind))
+
+    def _state_field(self, cls: ClassFacts, name: str) -> bool:
+        """``cls`` declares field ``name`` a task state: annotated ``TaskState`` or a type of
+        the project's whose members hold task states, or given a task state as its default
+        (``phase: Phase = Phase.SUBMITTED``, where the project's enum member holds
+        ``"submitted"``)."""
+        memo = (id(cls), name)
+        found = self._state_fields.get(memo)
+        if found is None:
             declared = cls.fields.get(name)
-            if declared is None:
-                continue
-            annotation, default = declared
-            if _sdk_state_field(declared) or (default is not None and self._holds_a_state(default)):
-                return True
-            kind = self.analysis.qualify(self.analysis.values(cls.scope), annotation) if annotation and cls.scope else None
-            if isinstance(kind, ClassFacts) and any(d is not None and self._holds_a_state(d) for _, d in kind.fields.values()):
-                return True
-        return False
+            found = declared is not None and self._declares_a_state(cls, declared)
+            self._state_fields[memo] = found
+        return found
+
+    def _declares_a_state(self, cls: ClassFacts, declared: tuple) -> bool:
+        annotation, default = declared
+        if _sdk_state_field(declared) or (default is not None and self._holds_a_state(default)):
+            return True
+        kind = self.analysis.qualify(self.analysis.values(cls.scope), annotation) if annotation and cls.scope else None
+        return isinstance(kind, ClassFacts) and any(d is not None and self._holds_a_state(d) for _, d in kind.fields.values())
 
     def _holds_a_state(self, bind: Bind) -> bool:
         return any(a[0] == STATE for a in self.expr_atoms(bind.value, bind))

@@ -565,6 +565,7 @@ class Analysis:
         self._externals: dict[int, list[str]] = {}
         self._functions: dict[int, Target | None] = {}
         self._http: dict[int, bool] = {}
+        self._jws: dict[int, tuple | None] = {}  # see _jws_spec
         self._globals_of: dict[int, frozenset[str]] = {}  # see module_names
         self._near_calls: dict[tuple, tuple[int, list[Call]]] = {}  # see _nearby
         self._summaries: dict[int, Summary] = {}
@@ -1397,8 +1398,14 @@ class Analysis:
 
     def _jws_spec(self, call: Call) -> tuple | None:
         """What ``JWS_CHECKS`` says of the call, by what it names (an alias included)."""
+        key = id(call)
+        if key in self._jws:
+            return self._jws[key]
         names = [n for n in self.external_names(call) if n.rsplit(".", 1)[-1] in _JWS_NAMES]
-        return next((JWS_CHECKS[p] for n in names for p in JWS_CHECKS if fnmatch.fnmatchcase(n, p)), None)
+        found = next((JWS_CHECKS[p] for n in names for p in JWS_CHECKS if fnmatch.fnmatchcase(n, p)), None)
+        if key in self._targets:  # the names are final
+            self._jws[key] = found
+        return found
 
     def urllib_request(self, values: ScopeValues, call: Call) -> Call | None:
         """The ``urllib.request.Request`` that ``urlopen(...)`` opens: built in its argument,
@@ -1679,7 +1686,7 @@ class Analysis:
             wire.kind,
             self.instantiate(wire.url, values, call, function),
             self.instantiate(wire.body, values, call, function),
-            self.instantiate(wire.checked, values, call, function),
+            self.instantiate(wire.checked, values, call, function) if wire.checked else NOTHING,
         )
 
     def chain(self, call: Call, role: str) -> list[Call]:
