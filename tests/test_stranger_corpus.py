@@ -22,7 +22,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 #: these true findings and at most these false ones.
 FLOOR = {
     "AC101": (7, 0),
-    "AC102": (4, 0),
+    "AC102": (5, 0),
     "AC103": (6, 0),
     "AC104": (12, 2),
     "AC105": (5, 0),
@@ -31,7 +31,7 @@ FLOOR = {
     "AC201": (6, 0),
     "AC202": (6, 0),
 }
-MIN_PRECISION, MIN_RECALL = 0.95, 0.73
+MIN_PRECISION, MIN_RECALL = 0.96, 0.87
 
 ROW = re.compile(r"^(AC\d{3})\s+(\d+)\s+(\d+)\s+(\d+)$", re.MULTILINE)
 
