@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import AbstractSet, Any, Callable, Iterator, Mapping, Sequence
@@ -71,6 +72,17 @@ def string_value(node: cst.CSTNode) -> str | None:
     return None
 
 
+class _Receivers(threading.local):  # the language server models documents in threads
+    """While a method is modelled: its first parameter's name -> ``self`` (``cls`` in a
+    classmethod). A method's receiver is known by its place, not by what it is called, so
+    ``this.card`` is the key ``self.card`` (and every question about ``self`` holds)."""
+
+    names: dict[str, str] = {}
+
+
+_RECEIVERS = _Receivers()
+
+
 def dotted(expr: cst.CSTNode) -> str | None:
     """The dotted key an expression reads: ``self.card``, ``card["skills"]`` -> ``card.skills``.
 
@@ -79,7 +91,8 @@ def dotted(expr: cst.CSTNode) -> str | None:
     an object what it is (``card.model_dump()``, ``MessageToDict(card)``) read it."""
     kind = type(expr)
     if kind is cst.Name:
-        return expr.value
+        receivers = _RECEIVERS.names
+        return receivers.get(expr.value, expr.value) if receivers else expr.value
     if kind is cst.Attribute:
         base = dotted(expr.value)
         return f"{base}.{expr.attr.value}" if base else None
@@ -926,6 +939,9 @@ class ModelBuilder:
         self.classes: list[ClassFacts] = []
         self.collectors: list[Expr] = []
         self.saved_collectors: list[list[Expr]] = []  # a nested def starts afresh
+        self.saved_receivers: list[dict[str, str]] = []  # those of the enclosing function
+        #: id(scope) -> its names that hold a bound method (``send = client.send_message``), as bound last
+        self.bound_methods: dict[int, dict[str, cst.Attribute]] = {}
         self.statements: list[cst.CSTNode] = []
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
         #: Nodes whose key is part of a longer one being read (``card`` in ``card.skills``),
@@ -1084,6 +1100,8 @@ class ModelBuilder:
             index += 1
         if params.star_kwarg is not None:
             scope.params.append(_param(params.star_kwarg, index, "**"))
+        self.saved_receivers.append(_RECEIVERS.names)
+        _RECEIVERS.names = self._receivers(scope, node)
         scope.index = len(self.model.scopes)
         self.model.scopes.append(scope)
         self.scopes.append(scope)
@@ -1095,7 +1113,21 @@ class ModelBuilder:
         self.saved_collectors.append(self.collectors)
         self.collectors = []
 
+    def _receivers(self, scope: Scope, node: cst.FunctionDef) -> dict[str, str]:
+        """The receiver names in force in ``scope``'s body: its own first parameter's when it
+        is a method (also named ``self``/``cls`` in its facts), and those of the method it is
+        nested in that its parameters do not shadow."""
+        receivers = {name: canonical for name, canonical in _RECEIVERS.names.items() if not any(p.name == name for p in scope.params)}
+        if scope.class_name and scope.params and "staticmethod" not in scope.decorators:
+            first = scope.params[0]
+            canonical = "cls" if "classmethod" in scope.decorators or node.name.value in ("__new__", "__init_subclass__") else "self"
+            if first.name != canonical and not first.star:
+                receivers[first.name] = canonical
+                first.name = canonical
+        return receivers
+
     def _leave_function(self, node: cst.FunctionDef) -> None:
+        _RECEIVERS.names = self.saved_receivers.pop()
         scope = self.scopes.pop()
         decorators = {id(d.decorator) for d in node.decorators}
         scope.decorator_calls = [c for c in scope.calls if id(c.node) in decorators]
@@ -1201,6 +1233,8 @@ class ModelBuilder:
 
     def _enter_call(self, node: cst.Call) -> None:
         func = node.func
+        if type(func) is cst.Name:  # `send = client.send_message; send(request)` calls client.send_message
+            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func)
         callee = dotted(func)
         is_method = type(func) is cst.Attribute
         method = func.attr.value if is_method else callee
@@ -1215,13 +1249,17 @@ class ModelBuilder:
         outer = self.receiver_of.pop(id(node), None)
         if outer is not None:
             outer.receiver_call = call
-        if is_method:
+        if func is not node.func:  # through a bound method: its receiver was evaluated where it was bound
+            inner = func.value.expression if type(func.value) is cst.Await else func.value
+            index = self.call_ids.get(id(inner))
+            call.receiver_call = self.scope.calls[index] if index is not None and type(inner) is cst.Call else None
+        elif is_method:
             inner = or_default(func.value)
             if type(inner) is cst.Await:
                 inner = inner.expression
             if type(inner) is cst.Call:
                 self.receiver_of[id(inner)] = call
-        self.inner.add(id(func))  # what is called is not what the value is made of
+        self.inner.add(id(node.func))  # what is called is not what the value is made of
         collector = self.collectors[-1] if self.collectors else None
         nested = bool(self.call_stack) and self.call_stack[-1][1] is collector  # in the called expression
         self.call_stack.append((call, collector))
@@ -1277,6 +1315,11 @@ class ModelBuilder:
             weak = kind is cst.AugAssign or _weak_target(node.target)
         annotation = annotation_text(node.annotation) if kind is cst.AnnAssign else None
         self._elements(value, node.value)
+        bound = self.bound_methods.setdefault(id(self.scope), {})
+        for target in targets:
+            bound.pop(target, None)
+        if kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Attribute:
+            bound[targets[0]] = node.value
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
                     annotation, weak=weak)
         self._describe(bind, node.value)
@@ -1601,6 +1644,14 @@ def build_model(module: cst.Module, path: str, fragments: dict[int, Fragment] | 
     statement: a top-level function whose node is unchanged is installed from its
     fragment, not walked, and the model keeps the fragments of this version. Either way
     the facts are the ones one walk of the whole module makes."""
+    _RECEIVERS.names = {}
+    try:
+        return _build_model(module, path, fragments)
+    finally:
+        _RECEIVERS.names = {}  # a walk stopped inside a method leaves no names in force
+
+
+def _build_model(module: cst.Module, path: str, fragments: dict[int, Fragment] | None) -> ModuleModel:
     model = ModuleModel(module, path)
     builder = ModelBuilder(model)
     if fragments is None:

@@ -49,6 +49,10 @@ class CancelOnCardChange(Rule):
       public sweep rests on it).
     - A `TaskUpdater` is known by its type; only when nothing is known of
       the receiver does the word `updater` in its name stand in.
+    - A digest function out of sight (a parameter) is known by its name
+      (`*contract_hash*`, as under AC103), and two values compared with
+      each other are card validators when their names say `etag` (or a
+      card's `digest`).
     """
 
     code = "AC105"
