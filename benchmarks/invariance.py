@@ -29,9 +29,12 @@ from rewrites import REWRITES, all_cases, compare, names_relied_on, validate  # 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rewrites", nargs="*", choices=[[], *REWRITES], help="rewrites to run (default: all)")
+    parser.add_argument("rewrites", nargs="*", help=f"rewrites to run (default: all of {', '.join(REWRITES)})")
     parser.add_argument("--why", action="store_true", help="list each case that loses or gains a finding")
     args = parser.parse_args()
+    unknown = set(args.rewrites) - set(REWRITES)
+    if unknown:
+        parser.error(f"no rewrite {', '.join(sorted(unknown))}")
     cases = all_cases()
     before = {case.name: case.findings() for case in cases}
     print(f"{len(cases)} cases ({sum(c.project for c in cases)} projects), {sum(map(len, before.values()))} findings")

@@ -942,6 +942,10 @@ class ModelBuilder:
         self.saved_receivers: list[dict[str, str]] = []  # those of the enclosing function
         #: id(scope) -> its names that hold a bound method (``send = client.send_message``), as bound last
         self.bound_methods: dict[int, dict[str, cst.Attribute]] = {}
+        #: id(scope) -> its names that hold a ``functools.partial`` of a function, and id(call
+        #: of one) -> the partial's call, whose arguments come first
+        self.partials: dict[int, dict[str, cst.Call]] = {}
+        self.partial_of: dict[int, cst.Call] = {}
         self.statements: list[cst.CSTNode] = []
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
         #: Nodes whose key is part of a longer one being read (``card`` in ``card.skills``),
@@ -1234,7 +1238,11 @@ class ModelBuilder:
     def _enter_call(self, node: cst.Call) -> None:
         func = node.func
         if type(func) is cst.Name:  # `send = client.send_message; send(request)` calls client.send_message
-            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func)
+            partial = self.partials.get(id(self.scope), {}).get(func.value)
+            if partial is not None:  # `send = partial(client.send_message, m); send()` calls client.send_message(m)
+                self.partial_of[id(node)] = partial
+                func = partial.args[0].value
+            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func) if type(func) is cst.Name else func
         callee = dotted(func)
         is_method = type(func) is cst.Attribute
         method = func.attr.value if is_method else callee
@@ -1287,6 +1295,15 @@ class ModelBuilder:
             call.arguments.append(Argument(keyword, arg.star, value, string_value(arg.value), is_none(arg.value)))
             if keyword == "method" and collector is not None and (call.method or "")[:1].isupper():
                 self._method(collector, arg.value)  # `JSONRPC20Request(method=method, params=params)`
+        partial = self.partial_of.pop(id(node), None)
+        index = self.call_ids.get(id(partial)) if partial is not None else None
+        if index is not None:
+            given = self.scope.calls[index].arguments[1:]
+            call.arguments[:0] = given
+            for argument in given:  # what they hold is read by the call, as if written in it
+                call.args.absorb(argument.value, _SHARED_FIELDS)
+                if collector is not None:
+                    collector.absorb(argument.value, _SHARED_FIELDS)
         if call.method in MUTATORS and call.receiver and call.arguments:
             value = Expr(node)  # what the call's arguments hold, as one value
             value.absorb(call.args, _SHARED_FIELDS)
@@ -1315,11 +1332,16 @@ class ModelBuilder:
             weak = kind is cst.AugAssign or _weak_target(node.target)
         annotation = annotation_text(node.annotation) if kind is cst.AnnAssign else None
         self._elements(value, node.value)
-        bound = self.bound_methods.setdefault(id(self.scope), {})
+        bound, partials = self.bound_methods.setdefault(id(self.scope), {}), self.partials.setdefault(id(self.scope), {})
         for target in targets:
             bound.pop(target, None)
+            partials.pop(target, None)
         if kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Attribute:
             bound[targets[0]] = node.value
+        elif kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Call and node.value.args \
+                and dotted(node.value.func) in ("partial", "functools.partial") and not node.value.args[0].keyword \
+                and type(node.value.args[0].value) in (cst.Name, cst.Attribute):
+            partials[targets[0]] = node.value
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
                     annotation, weak=weak)
         self._describe(bind, node.value)

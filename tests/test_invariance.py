@@ -56,7 +56,7 @@ FLOORS: dict[str, tuple[dict[str, float], dict[str, int]]] = {
     "wrap-dataclass": ({"AC101": 0.0, "AC102": 0.0, "AC103": 0.65, "AC104": 0.55, "AC105": 0.5, "AC106": 0.0, "AC107": 0.2, "AC108": 1.0, "AC201": 1.0, "AC202": 1.0}, {"AC103": 14, "AC104": 3, "AC201": 1, "AC202": 2}),
     "wrap-attribute": ({"AC101": 0.4, "AC102": 0.5, "AC103": 0.8, "AC104": 0.56, "AC105": 0.5, "AC106": 0.5, "AC107": 1.0, "AC201": 1.0, "AC202": 1.0}, {"AC101": 1, "AC103": 1}),
     "bound-method": ({"AC101": 0.92, "AC102": 0.87, "AC103": 1.0, "AC104": 0.87, "AC105": 0.87, "AC106": 0.85, "AC107": 1.0, "AC108": 1.0, "AC201": 1.0, "AC202": 0.75}, {"AC101": 2, "AC104": 2}),
-    "partial": ({"AC101": 0.0, "AC102": 0.0, "AC103": 0.16, "AC104": 0.12, "AC105": 0.0, "AC106": 0.0, "AC107": 0.18, "AC108": 0.0, "AC201": 0.0, "AC202": 0.0}, {"AC103": 3, "AC104": 1}),
+    "partial": ({"AC101": 0.92, "AC102": 0.75, "AC103": 0.96, "AC104": 0.87, "AC105": 0.87, "AC106": 0.85, "AC107": 0.54, "AC108": 1.0, "AC201": 1.0, "AC202": 0.75}, {"AC101": 2, "AC104": 2}),
 }
 
 
@@ -192,3 +192,27 @@ def test_a_call_through_a_bound_method_is_the_methods_call():
     direct = source.replace("    poll = client.get_task\n", "").replace("await poll(", "await client.get_task(")
     expected = [(d.line + 1, d.code) for d in lint_source(direct).diagnostics]  # one line further down
     assert ("AC101" in {code for _, code in expected}) and [(d.line, d.code) for d in lint_source(source).diagnostics] == expected
+
+
+def test_a_call_through_functools_partial_is_the_functions_call_with_its_arguments():
+    """``cancel = partial(client.cancel_task, TaskIdParams(id=task.id))`` then ``cancel()``
+    cancels the task as the direct call does, when a re-fetched card's skills decide it."""
+    from a2alint.runner import lint_source
+
+    source = (
+        "import functools\n"
+        "from a2a.client import A2ACardResolver\n"
+        "from a2a.types import TaskIdParams\n"
+        "\n"
+        "async def follow(client, resolver: A2ACardResolver, request, skill):\n"
+        "    async for task, _ in client.send_message(request):\n"
+        "        latest = await resolver.get_agent_card()\n"
+        "        stop = functools.partial(client.cancel_task, TaskIdParams(id=task.id))\n"
+        "        if skill not in {s.id for s in latest.skills}:\n"
+        "            await stop()\n"
+    )
+    direct = source.replace("        stop = functools.partial(client.cancel_task, TaskIdParams(id=task.id))\n", "").replace(
+        "await stop()", "await client.cancel_task(TaskIdParams(id=task.id))")
+    expected = sorted((d.line + (d.line >= 8), d.code) for d in lint_source(direct).diagnostics)  # a line added at 8
+    assert {"AC101", "AC102"} <= {code for _, code in expected}
+    assert sorted((d.line, d.code) for d in lint_source(source).diagnostics) == expected
