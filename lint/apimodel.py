@@ -216,6 +216,12 @@ def rest_role(text: str) -> str | None:
 # --- the prefilter ---------------------------------------------------------------------
 
 
+#: The field a registry's or a directory's record keeps a card's JSON in
+#: (``item["AgentCard"]``), as keys are read (snake case); and the literal keys that
+#: spell it, which the prefilter looks for.
+CARD_FIELD = "agent_card"
+CARD_FIELD_LITERALS = tuple(f"{quote}{name}{quote}" for name in ("AgentCard", "agentCard", "agent_card") for quote in "\"'")
+
 #: An import of an A2A package spells the last part of its name as a whole word
 #: (``from a2a.client import``, ``from google.adk import a2a``); each contains "a2a".
 PACKAGE_WORDS = sorted({name.rsplit(".", 1)[-1] for name in A2A_PACKAGES})
@@ -228,6 +234,7 @@ def prefilter_tokens(api: dict[str, tuple[str, ...]]) -> tuple[bytes, ...]:
     tokens = {name.encode() for name in RPC_ROLES}
     tokens.update(path.encode() for path in CARD_PATHS)
     tokens.update(name.encode() for name in CARD_PATH_CONSTANTS)
+    tokens.update(literal.encode() for literal in CARD_FIELD_LITERALS)
     for patterns in api.values():
         for pattern in patterns:
             last = pattern.rsplit(".", 1)[-1].strip("*")

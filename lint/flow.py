@@ -209,6 +209,15 @@ class Flow:
             return target.node if scope is not None and self.analysis.model_of(scope) is self.model else None
         return target  # type: ignore[return-value]
 
+    def placeable(self, target: object, near: Fact) -> object:
+        """``target`` as a report can place it: a node of another module (``near``'s, a
+        fact of a caller) becomes that module's fact for it, or ``near`` itself."""
+        if isinstance(target, (Fact, Param)) or self.analysis.model_of(near.scope) is self.model:
+            return target
+        scope = near.scope  # (a module read from the cache keeps facts, not nodes)
+        facts = (*scope.calls, *scope.binds, *scope.tests, *scope.exits)
+        return next((fact for fact in facts if target is not None and fact.node is target), near)
+
     def locate_elsewhere(self, target: object):
         """Where a place in another module is: ``Related(path, line, column, "")``."""
         if isinstance(target, Guess):
@@ -426,6 +435,47 @@ class Flow:
             if self.yields_card(step):
                 return step
         return chain[-1] if chain else None
+
+    def fetch_place(self, call: Call, chain: list[Call]) -> Call | None:
+        """Where the card fetch down ``chain`` (from ``call``) is reported: the innermost call
+        that fetches by itself, inside the helpers that hand its card back; or, when a
+        helper's request fetches a card only by the URL its callers give it, the call in
+        sight of the card."""
+        for step, inner in zip(chain, chain[1:]):
+            if self.calls_the_api(step, inner.scope):
+                return step
+        own = next((step for step in reversed(chain) if "card-fetch" in self.roles(step)), None)
+        return own if own is not None else self.fetch_in_sight(call)
+
+    def calls_the_api(self, call: Call, function: Scope) -> bool:
+        """``call`` runs ``function``, a wrapper named like the API call it makes
+        (``get_agent_card``), from outside its class: to its callers it is that API call,
+        so they are where it fetches."""
+        cls = self.analysis.class_of(function)
+        return api_named(function) and (cls is None or cls is not self.analysis.class_of(call.scope))
+
+    def sightings(self, fetch: Call, depth: int = CALLER_DEPTH) -> list[tuple[Call, list[Call]]]:
+        """The calls that see the card ``fetch`` yields, each with its chain down to it:
+        ``fetch`` itself, then the callers (in any module) that the functions on the way hand
+        the card back to, up to ``depth`` callers up, nearest first, in a fixed order."""
+        found = [(fetch, self.chain(fetch, "card-fetch"))]
+        seen = {id(fetch)}
+        level = [fetch]
+        for _ in range(depth):
+            upper = []
+            for below in level:
+                for caller in self.callers(below.scope):
+                    chain = self.chain(caller, "card-fetch")
+                    if id(caller) in seen or not any(step is below for step in chain) or self.fetch_in_sight(caller) is not caller:
+                        continue
+                    if self.calls_the_api(caller, below.scope):
+                        continue  # the wrapper's call is a fetch of its own
+                    seen.add(id(caller))
+                    upper.append((caller, chain))
+            upper.sort(key=lambda pair: (self.analysis.model_of(pair[0].scope).path, pair[0].order))
+            found += upper
+            level = [caller for caller, _ in upper]
+        return found
 
     def outlives_the_call(self, key: str, scope: Scope | None = None) -> bool:
         """``key`` is kept beyond the function: on the object, or in a module-level name."""

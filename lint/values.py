@@ -38,6 +38,7 @@ from typing import Callable, Iterable, Iterator
 
 from a2alint import apimodel
 from a2alint.apimodel import (
+    CARD_FIELD,
     CARD_PATH_CONSTANTS,
     CARD_TYPES,
     HTTP_READS,
@@ -99,7 +100,6 @@ _PARSERS = frozenset({"json.loads", "orjson.loads", "ujson.loads", "simplejson.l
 #: Decorators that make a generator a context manager: ``with f() as x`` binds what it yields.
 _CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 #: The field a registry keeps a card's JSON text in (``item["AgentCard"]``, ``row["agent_card"]``).
-_CARD_COLUMN = "agentcard"
 #: Functions that build a card from data, in every SDK spelling.
 CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_obj|parse_raw|from_dict|from_json|construct|model_construct))?|parse_agent_card|minimal_agent_card)$")
 MAX_PATH = 4
@@ -1266,7 +1266,10 @@ class Analysis:
             imports = self.model_of(scope).imports
             found = self._builders[id(scope)] = [
                 c for c in scope.calls
-                if c.callee and CARD_BUILDERS.search(imports.get(c.callee.split(".")[0], "") + "." + c.callee)
+                if c.callee and (
+                    CARD_BUILDERS.search(imports.get(c.callee.split(".")[0], "") + "." + c.callee)
+                    or (_qualified(c.callee, imports) in _PARSERS and parses_card_field(c))
+                )
             ]
         return found
 
@@ -1490,8 +1493,8 @@ class Analysis:
             body = values.arguments(call) if names else values.receiver(call)  # `json.dumps(payload).encode()`
             return frozenset({a for a in body if a[0] in (BODY_ROLE, BODY)} | derived(body))
         if any(n in _PARSERS for n in names):
-            parsed = derived(values.arguments(call))
-            return (parsed | {(CARD, call)}) if _card_column(call) else parsed
+            card = {(CARD, call)} if parses_card_field(call) else set()
+            return frozenset(card | derived(values.arguments(call)))
         for name in names:
             atoms |= self._external_result(values, call, name)
         if not names:
@@ -1788,6 +1791,20 @@ class Analysis:
         return found
 
 
+def parses_card_field(call: Call) -> bool:
+    """``json.loads(item["AgentCard"])``, ``json.loads(resp["Item"]["AgentCard"]["S"])``: the
+    text parsed is a record's field named for the card type (how registries and
+    directories keep a card), so what it gives is a card."""
+    first = call.positional(0)
+    return first is not None and any(CARD_FIELD in key.split(".")[1:] for key in first.value.reads)
+
+
+def _qualified(callee: str, imports: dict[str, str]) -> str:
+    """``callee`` by the name its root is imported as (``loads`` -> ``json.loads``)."""
+    root = callee.split(".")[0]
+    return imports.get(root, root) + callee[len(root):]
+
+
 def _owner(scope: Scope) -> str:
     return scope.qualname.rsplit(".", 1)[0]
 
@@ -1845,12 +1862,6 @@ class _Index:
             self.calls.setdefault(name, {})[id(model)] = (order, found)
         for name, found in passed.items():
             self.passed.setdefault(name, {})[id(model)] = (order, found)
-
-
-def _card_column(call: Call) -> bool:
-    """``json.loads(item["AgentCard"])``: the text parsed is read from a registry's card
-    field (by the field's name: the last resort, see AC201's and AC107's Limits)."""
-    return any(text.replace("_", "").lower() == _CARD_COLUMN for arg in call.arguments for text in arg.value.texts)
 
 
 def _symbolic(wire: Wire) -> bool:

@@ -27,6 +27,10 @@ class PostSubmissionCardFetch(Rule):
     it mints (`uuid4()`), an id read from its own later send's stream. The
     test a retry leaves through once the fetch returned (`if card: break`)
     decides nothing, and neither do a response's status and headers.
+    A fetch inside helpers that hand the card back is reported at the fetch
+    itself, with the caller that decides on it as a note; a wrapper named like
+    the API (`get_agent_card`) is the fetch where it is called from outside its
+    class.
 
     ## Why is this bad?
     On many peers a card fetch is a negotiation event, not a read: a probe
@@ -65,6 +69,9 @@ class PostSubmissionCardFetch(Rule):
       `expires`, `stale`, `age`) or a time it was read (`fetched_at`)
       compared with the clock.
     - A helper that returns a `(client, card)` tuple is taken for both.
+    - Text parsed from a record's field named for the card type
+      (`json.loads(item["AgentCard"])`, `agentCard`, `agent_card`) is taken for
+      a card: how registries and directories keep one.
     """
 
     code = "AC101"
@@ -264,43 +271,54 @@ async def delegate(client, message, url):
 
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
-        for call, chain in flow.playing("card-fetch"):
-            if flow.fetch_in_sight(call) is not call:
-                continue  # the card comes back through another call, judged where it does
-            decision = self._decision(flow, call)
-            if decision is None:
-                continue
-            node, label, acts = decision
-            anchor = acts or flow.submission(call)
-            if anchor is None or flow.served_from_cache(chain, anchor):
-                continue  # a cached card: when the cache re-reads it is AC104's question
-            if not anchor.live and flow.routes_a_new_task(call, node, anchor):
-                continue
-            notes = [*anchor.notes(), (node, label)]
-            if len(chain) > 1:  # the fetch inside the project function that hands the card back
-                notes.append((chain[-1], f"{call.callee or call.method}() fetches the card here"))
-            capture = flow.contract_capture(anchor.scope or call.scope)
-            name = flow.bound_to(capture) if isinstance(capture, Call) and capture.scope is call.scope else None
-            if name:
-                lines = {"frozen": capture}
-                fix = f"decide from the contract hash frozen at line {{line:frozen}} ({name})"
-            elif anchor.is_send:
-                lines = {"send": anchor.node}
-                fix = "freeze the card's contract before the send at line {line:send} and decide from that"
-            else:
-                lines = {}
-                fix = "decide from the contract frozen at send time"
-            self.report(
-                call.node,
-                "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
-                suggestion=(
-                    f"{fix}, not from the re-fetched card (the task's own status reports failures); "
-                    "re-fetch only before submission, or only log the newer card"
-                ),
-                notes=[Note(n, text) for n, text in notes],
-                lines=lines,
-                flow=[*anchor.path(), *chain, node],
-            )
+        for place, chain in flow.playing("card-fetch"):
+            if flow.fetch_place(place, chain) is not place:
+                continue  # reported where the card is fetched, or where a helper's request becomes a fetch
+            for call, chain in flow.sightings(place):
+                if self._judge(flow, place, call, chain):
+                    break  # one finding per fetch, for the nearest call that decides on its card
+
+    def _judge(self, flow: Flow, place: Call, call: Call, chain: list[Call]) -> bool:
+        """Report ``place`` when the card it fetches, seen at ``call`` (``place`` itself, or
+        a caller the card is handed back to, down ``chain``), decides on a task after its
+        submission."""
+        decision = self._decision(flow, call)
+        if decision is None:
+            return False
+        node, label, acts = decision
+        anchor = acts or flow.submission(call)
+        if anchor is None or flow.served_from_cache(chain, anchor):
+            return False  # a cached card: when the cache re-reads it is AC104's question
+        if not anchor.live and flow.routes_a_new_task(call, node, anchor):
+            return False
+        notes = [*anchor.notes(), (node, label)]
+        if call is not place:  # the card comes back to a caller, which decides on it
+            notes.append((call, f"{call.callee or call.method}() hands back the card fetched at the flagged line"))
+        if chain[-1] is not place:  # a wrapper named like the API: its callers are where it fetches
+            notes.append((chain[-1], f"{place.callee or place.method}() fetches the card here"))
+        capture = flow.contract_capture(anchor.scope or call.scope)
+        name = flow.bound_to(capture) if isinstance(capture, Call) and capture.scope is call.scope else None
+        if name:
+            lines = {"frozen": capture}
+            fix = f"decide from the contract hash frozen at line {{line:frozen}} ({name})"
+        elif anchor.is_send:
+            lines = {"send": anchor.node}
+            fix = "freeze the card's contract before the send at line {line:send} and decide from that"
+        else:
+            lines = {}
+            fix = "decide from the contract frozen at send time"
+        self.report(
+            place.node,
+            "Agent Card fetched after the task was submitted, and the fetched card decides what happens to it",
+            suggestion=(
+                f"{fix}, not from the re-fetched card (the task's own status reports failures); "
+                "re-fetch only before submission, or only log the newer card"
+            ),
+            notes=[Note(n, text) for n, text in notes],
+            lines=lines,
+            flow=[*anchor.path(), *chain, node],
+        )
+        return True
 
     @staticmethod
     def _decision(flow: Flow, fetch: Call):

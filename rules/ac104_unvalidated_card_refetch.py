@@ -52,6 +52,9 @@ class UnvalidatedCardRefetch(Rule):
       a card when a method like `set`, `put` or `update` is given it.
       Validators are the HTTP header names themselves (`ETag`,
       `If-None-Match`, `Last-Modified`).
+    - Text parsed from a record's field named for the card type
+      (`json.loads(item["AgentCard"])`) is taken for a card, and the read that
+      brings the record for a card fetch.
     """
 
     code = "AC104"
@@ -224,11 +227,11 @@ class Step:  # each resumed step asks the MCP registry which agent serves it
         self.mcp, self.http = mcp, http
 
     async def lookup(self, goal: str) -> AgentCard:
-        found = await self.mcp.call_tool("find_agent", {"query": goal})
+        found = await self.mcp.call_tool("find_agent", {"query": goal})  # expect: AC104
         return AgentCard(**json.loads(found.content[0].text))  # an MCP tool: no ETag to keep
 
     async def resume(self, goal: str, task_id: str):
-        agent = await self.lookup(goal)  # expect: AC104
+        agent = await self.lookup(goal)  # re-read on each resume
         client = A2AClient(self.http, agent)
         params = MessageSendParams(message=Message(role="user", parts=[TextPart(text=goal)],
                                                    message_id=uuid4().hex, task_id=task_id))
@@ -405,39 +408,50 @@ def refresh(base):
 
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
-        for call, chain in flow.playing("card-fetch"):
-            if flow.fetch_in_sight(call) is not call:
-                continue  # the card comes back through another call, judged where it does
-            if self._has_validator(flow, chain) or flow.is_probe(chain[-1]):
-                continue
-            reason = self._refetch(flow, call)
-            if reason is None or (reason[2] == "overwrite" and (api_named(call.scope) or in_sdk_client(call.scope, model))):
-                continue  # a get_agent_card() that refreshes what its object holds: its callers decide when
-            notes = [Note(reason[0], reason[1])]
-            if len(chain) > 1:  # the fetch inside the project function that hands the card back
-                notes.append(Note(chain[-1], f"{call.callee or call.method}() fetches the card here"))
-            earlier = self._earlier(flow, call, reason)
-            if earlier is not None:
-                notes.append(Note(earlier[0], earlier[1]))
-            if flow.analysis.registry_lookup(chain[-1]):
-                lines = None
-                validator = (
-                    "this lookup is not an HTTP request for the card (a registry or MCP call), so it has no ETag "
-                    "to keep: resolve the card once per task and reuse it"
-                )
-            elif earlier is not None and earlier[2]:
-                lines = {"first": earlier[0]}
-                validator = "send If-None-Match with the ETag of the fetch at line {line:first} and keep that card on 304"
-            else:
-                lines = None
-                validator = "keep this fetch's ETag and send it as If-None-Match next time, keeping the card on 304"
-            self.report(
-                call.node,
-                "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
-                suggestion=f"{validator}; without a validator treat the card as immutable for the task's lifetime",
-                notes=notes,
-                lines=lines,
+        for place, chain in flow.playing("card-fetch"):
+            if flow.fetch_place(place, chain) is not place:
+                continue  # reported where the card is fetched, or where a helper's request becomes a fetch
+            for call, chain in flow.sightings(place):
+                if self._judge(flow, model, place, call, chain):
+                    break  # one finding per fetch, for the nearest call that re-reads it
+
+    def _judge(self, flow: Flow, model: ModuleModel, place: Call, call: Call, chain: list[Call]) -> bool:
+        """Report ``place`` when the card it fetches, seen at ``call`` (``place`` itself, or
+        a caller the card is handed back to, down ``chain``), is a re-read with no validator."""
+        if self._has_validator(flow, chain) or flow.is_probe(chain[-1]):
+            return False
+        reason = self._refetch(flow, call)
+        if reason is None or (reason[2] == "overwrite" and (api_named(call.scope) or in_sdk_client(call.scope, model))):
+            return False  # a get_agent_card() that refreshes what its object holds: its callers decide when
+        notes = [Note(flow.placeable(reason[0], call), reason[1])]
+        if call is not place:  # the card comes back to a caller, which re-reads it
+            notes.append(Note(call, f"{call.callee or call.method}() hands back the card fetched at the flagged line"))
+        if chain[-1] is not place:  # a wrapper named like the API: its callers are where it fetches
+            notes.append(Note(chain[-1], f"{place.callee or place.method}() fetches the card here"))
+        earlier = self._earlier(flow, call, reason)
+        if earlier is not None:
+            earlier = (flow.placeable(earlier[0], call), *earlier[1:])
+            notes.append(Note(earlier[0], earlier[1]))
+        if flow.analysis.registry_lookup(chain[-1]):
+            lines = None
+            validator = (
+                "this lookup is not an HTTP request for the card (a registry or MCP call), so it has no ETag "
+                "to keep: resolve the card once per task and reuse it"
             )
+        elif earlier is not None and earlier[2]:
+            lines = {"first": earlier[0]}
+            validator = "send If-None-Match with the ETag of the fetch at line {line:first} and keep that card on 304"
+        else:
+            lines = None
+            validator = "keep this fetch's ETag and send it as If-None-Match next time, keeping the card on 304"
+        self.report(
+            place.node,
+            "Agent Card re-fetched without a validator (no If-None-Match / ETag kept and compared)",
+            suggestion=f"{validator}; without a validator treat the card as immutable for the task's lifetime",
+            notes=notes,
+            lines=lines,
+        )
+        return True
 
     @staticmethod
     def _earlier(flow: Flow, call: Call, reason: tuple):  # reason: see _refetch
@@ -523,7 +537,7 @@ def refresh(base):
             deadlines = {id(g.test) for g in scope.guards if g.exit_kind == "raise"}  # `if late: raise`
             for test, _holds in flow.guards(fetch, conditional=True):
                 if id(test) not in deadlines and flow.checks_expiry(test):
-                    return test.node, "re-reads the card whenever this cache expiry check is true", "expiry", None
+                    return test, "re-reads the card whenever this cache expiry check is true", "expiry", None
         targets = set(next((b.targets for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls)), []))
         if any(test.expr.reads_any(targets) for test, _holds in guards):
             return None  # `if not card: card = fetch()`: a lazy first fetch
@@ -533,7 +547,7 @@ def refresh(base):
                     fetched = any(flow.chain(c, "card-fetch") for c in bind.value.calls)
                     held = ", ".join(bind.targets)
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"
-                    return bind.node, label, "overwrite", bind
+                    return bind, label, "overwrite", bind
         if any(flow.outlives_the_call(key, scope) for test, _holds in guards for key in test.expr.keys):
             return None  # `if self._client is None:`: the object's first fill
         for bind in scope.binds:  # `fresh = fetch(); self._card = fresh`, over the card another method keeps there
@@ -542,5 +556,5 @@ def refresh(base):
                 held = next((h for key in bind.targets if (h := flow.card_stored_elsewhere(key, scope))), None)
                 if held is not None:
                     label = f"the card ({', '.join(bind.targets)}) that {held.scope.name}() keeps, which this overwrites"
-                    return bind.node, label, "overwrite", held
+                    return bind, label, "overwrite", held
         return None

@@ -38,7 +38,7 @@ class PeerDirectory:
 
     def card(self, name: str) -> AgentCard:
         if name not in self.cards or time.monotonic() - self.fetched_at[name] > CARD_TTL_S:
-            self.cards[name] = fetch_agent_card(self.endpoints[name], use_cache=False)  # expect: AC104
+            self.cards[name] = fetch_agent_card(self.endpoints[name], use_cache=False)  # expect: AC101, AC104
             self.fetched_at[name] = time.monotonic()
         return self.cards[name]
 
@@ -59,7 +59,7 @@ async def delegate(directory: PeerDirectory, name: str, step: str) -> str | None
         task, _ = event
         result = await client.get_task(TaskQueryParams(id=task.id))
         if result.status.state == TaskState.input_required:
-            fresh = directory.card(name)  # expect: AC101
+            fresh = directory.card(name)
             if "clarify" not in [skill.id for skill in fresh.skills]:
                 await client.cancel_task(TaskIdParams(id=task.id))  # expect: AC102
                 return None

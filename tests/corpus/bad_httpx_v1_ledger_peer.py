@@ -36,7 +36,7 @@ class A2APeer:
         return reply["result"]
 
     async def fetch_card(self) -> dict:
-        return (await self.http.get(f"{self.base_url}/.well-known/agent-card.json")).json()
+        return (await self.http.get(f"{self.base_url}/.well-known/agent-card.json")).json()  # expect: AC101, AC104
 
     async def send_text(self, text: str, context_id: str | None = None) -> dict:
         message = {"role": "ROLE_USER", "messageId": uuid4().hex, "contextId": context_id, "parts": [{"text": text}]}
@@ -57,7 +57,7 @@ async def run_ledger_sync(peer: A2APeer, batch: str, pinned_card: dict) -> dict:
     while task["status"]["state"] not in TERMINAL:
         await asyncio.sleep(2)
         task = await peer.get_task(task["id"])
-        after = await peer.fetch_card()  # expect: AC101, AC104
+        after = await peer.fetch_card()
         if after.get("securitySchemes") != before.get("securitySchemes"):
             await peer.cancel_task(task["id"])  # expect: AC105
             raise PeerChanged("ledger agent rotated its security schemes mid-sync")

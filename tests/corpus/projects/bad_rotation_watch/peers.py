@@ -21,7 +21,7 @@ class PeerRegrouped(RuntimeError):
 
 
 def fetch(http: httpx.Client, base: str) -> dict:
-    resp = http.get(base.rstrip("/") + WELL_KNOWN)
+    resp = http.get(base.rstrip("/") + WELL_KNOWN)  # expect: AC101, AC104
     resp.raise_for_status()
     return resp.json()
 

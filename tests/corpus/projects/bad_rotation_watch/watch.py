@@ -45,7 +45,7 @@ def follow(http: httpx.Client, base: str, doc: dict, frozen: str, item_id: str, 
         item = rpc.call(http, doc["url"], "tasks/get", {"id": item_id, "historyLength": 0}, headers)
         if item["status"]["state"] in TERMINAL:
             return item
-        latest = peers.fetch(http, base)  # expect: AC101, AC104
+        latest = peers.fetch(http, base)
         if peers.terms_digest(latest) != frozen:
             log.warning("peer rotated its terms while %s was running; cancelling", item_id)
             rpc.call(http, doc["url"], "tasks/cancel", {"id": item_id}, headers)  # expect: AC105

@@ -60,7 +60,7 @@ def watch(links: dict[str, Link], jobs: list[Job], budget: float = 3600.0) -> li
             if job.state in TERMINAL:
                 pending.remove(job)
                 continue
-            meta = link.describe()  # expect: AC101, AC104
+            meta = link.describe()
             if not offers(meta, job.skill):
                 log.warning("%s no longer offers %s; cancelling %s", job.peer, job.skill, job.remote_id)
                 link.cancel(job.remote_id)  # expect: AC102

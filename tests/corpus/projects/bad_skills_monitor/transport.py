@@ -24,7 +24,7 @@ class Link:
         self._ids = itertools.count(1)
 
     def describe(self) -> dict:
-        resp = self.http.get(self.base_url + WELL_KNOWN)
+        resp = self.http.get(self.base_url + WELL_KNOWN)  # expect: AC101, AC104
         resp.raise_for_status()
         return resp.json()
 

@@ -44,7 +44,7 @@ class DelegateNode:
     async def run(self, state: dict, reply: str | None = None) -> str:
         """Run the step, or continue it when the remote agent asked for input."""
         slot = state["slots"].setdefault(self.step, {})
-        profile = await self.registry.lookup(self.peer)  # expect: AC101, AC104
+        profile = await self.registry.lookup(self.peer)
         client = self.factory.create(profile)
         text = reply if slot.get("remote_ref") else self.prompt.format(**state["inputs"])
         message = Message(
