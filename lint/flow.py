@@ -744,10 +744,46 @@ class Flow:
             return False
         if "forever" in kinds:
             return True
-        if any(self.caches(step) and not self._expires(step) for step in chain[1:]):
-            return True
+        for outer, step in zip(chain, chain[1:]):
+            if self.caches(step) and not self._expires(step) and not self._new_holder(outer, step):
+                return True
         callers = [node for node, _ in anchor.via if isinstance(node, Call)] if anchor is not None else []
         return any(self.memoizes(step) for step in callers)
+
+    def _new_holder(self, call: Call, fetch: Call) -> bool:
+        """``fetch`` keeps its card on its object, and ``call`` asks an object its function
+        has just made (``conn = await open_connection(url)``, a factory that constructs it):
+        the memo is empty, so the card is read now."""
+        kept = self.derived(fetch.scope, calls=[fetch])
+        on_object = any(
+            t.startswith("self.") for b in fetch.scope.binds
+            if any(c is fetch for c in b.value.calls) or b.value.reads_any(kept.keys()) for t in b.targets
+        )
+        if not on_object or not call.receiver:
+            return False
+        binds, _ = self.analysis.values(call.scope).reaching(call.receiver, call)
+        return bool(binds) and all(b.direct is not None and self._constructs(b.direct) for b in binds)
+
+    def _constructs(self, call: Call, depth: int = 2) -> bool:
+        """``call`` makes a new object of a project class: its constructor, or a function
+        that returns what it constructs (``link = PeerLink(...); ...; return link``)."""
+        target = self.analysis.project_function(call)
+        if target is None:
+            return any(t.cls is not None and t.function is None for t in self.analysis.targets(call))
+        if target.cls is not None and target.function.name == "__init__":
+            return True
+        returned = [e for e in target.function.exits if e.kind == "return"]
+        if depth <= 0 or not returned:
+            return False
+        values = self.analysis.values(target.function)
+        for exit_ in returned:
+            made = list(exit_.value.top)
+            if not made and len(exit_.value.reads) == 1:
+                binds, _ = values.reaching(next(iter(exit_.value.reads)), exit_)
+                made = [b.direct for b in binds]
+            if not made or not all(c is not None and self._constructs(c, depth - 1) for c in made):
+                return False
+        return True
 
     def _expires(self, fetch: Call) -> bool:
         return any(self.checks_expiry(test) for test, _ in self.guards(fetch, conditional=True))
