@@ -1509,7 +1509,8 @@ class Flow:
         task before it leaves re-reads the card for each turn."""
         scope = fetch.scope
         depth = len(fetch.path)
-        result = self.derived(scope, calls=[fetch])
+        answers = {t for bind in scope.binds if any(self.reaches_a_task(c) for c in bind.value.calls) for t in bind.targets}
+        result = self.derived(scope, calls=[fetch]).keys() - answers  # (a poll sent to the card's URL answers for the task)
         held = {b.split(".")[0] for bind in scope.binds for b in bind.targets} | {p.name for p in scope.params}
         acting = [c.order for c in scope.calls if self.reaches_a_task(c)]
         tries = [f for f, branch in fetch.path if f.kind == "try" and branch == "body"]

@@ -54,7 +54,7 @@ from a2alint.apimodel import (
     rest_role,
 )
 from a2alint.control import checkpoint, common_loop, dominates, in_loop_body, runs_before, spend
-from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Exit, Expr, Fact, ModuleModel, Param, Scope, annotation_types
+from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Exit, Expr, Fact, ModuleModel, Param, Scope, annotation_types, snake
 
 # --- atoms ---------------------------------------------------------------------------------
 
@@ -76,12 +76,14 @@ PARAM, ATTR, GLOBAL = "param", "attr", "global"
 #: card data), a request body whose method it is, something derived from it, a client
 #: made from it (when it is a card), the card a client holds, a fetch of it (when a URL).
 HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF = "hash", "body", "derived", "client-of", "held", "fetch-of"
+#: A project object made of what a value holds (a card when it is card data; see ``Analysis.card_copy``).
+COPY_OF = "copy-of"
 #: What a request or message built from a symbolic value carries of it (see ``CARRIED``).
 CARRY = "carry"
 #: A card held in one field of a record (``result["agent_card"] = card``): the record is
 #: not the card, and its other fields are not card data. ``(FIELD, name, atom)``.
 FIELD = "field"
-SYMBOLIC = frozenset({PARAM, ATTR, GLOBAL, HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF, CARRY})
+SYMBOLIC = frozenset({PARAM, ATTR, GLOBAL, HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF, COPY_OF, CARRY})
 
 CAPABILITY_FIELDS = frozenset({"skills", "default_input_modes", "default_output_modes", "capabilities"})
 CONTRACT_FIELDS = frozenset(
@@ -163,7 +165,7 @@ def project_field(atom: tuple, name: str) -> tuple | None:
         return atom[2] if atom[1] == name else None
     if kind == BODY and name in _ENVELOPE_FIELDS:  # `rpc.data` of a request object: the envelope
         return atom
-    if kind in (HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF):
+    if kind in (HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF, COPY_OF):
         return wrap(DERIVED, atom)
     return None
 
@@ -889,6 +891,9 @@ class Analysis:
             elif kind == FETCH_OF:
                 if any(a[0] == URL for a in self.resolve([atom[2]], local, depth)):
                     found.add((CARD, atom[1]))
+            elif kind == COPY_OF:
+                if any(a[0] in (CARD, DATA) for a in self.resolve([atom[2]], local, depth)):
+                    found.add((CARD, atom[1]))
         return frozen(found)
 
     def param_atoms(self, param: Param, local: bool, depth: int) -> frozenset:
@@ -1483,12 +1488,12 @@ class Analysis:
             elif any(self.chain(call, role) for role in ("get-task", "subscribe")):
                 atoms.add((STATUS, call))
             if project.cls is not None and project.function.name == "__init__":
-                atoms.add((TYPE, project.cls))
+                atoms |= {(TYPE, project.cls), *self.card_copy(values, call)}
             return frozen(atoms)
         target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
         if target is not None and not names:  # `Phase(observed)`: a state stays the state it is made from
             states = {a for a in values.arguments(call) if a[0] in (STATUS, STATE)}
-            return frozenset({*atoms, (TYPE, target.cls), *states})
+            return frozenset({*atoms, (TYPE, target.cls), *states, *self.card_copy(values, call)})
         if any(n in _SERIALISERS for n in names) or (call.method == "encode" and call.receiver_call is not None):
             body = values.arguments(call) if names else values.receiver(call)  # `json.dumps(payload).encode()`
             return frozenset({a for a in body if a[0] in (BODY_ROLE, BODY)} | derived(body))
@@ -1514,6 +1519,27 @@ class Analysis:
             if not names or call.method in _KEEPING or (call.method or "").lstrip("_") in _KEEPING:
                 atoms |= self._opaque(values, call)
         return frozen(atoms)
+
+    @staticmethod
+    def card_copy(values: ScopeValues, call: Call) -> set[tuple]:
+        """A project object made of a card's fields under their own names is that card in
+        the project's own class: ``AgentCard(**data)``, ``PeerCard(name=d["name"],
+        url=d["url"])`` (two fields at least); not a record that keeps some of them under
+        names of its own (``Job(card_version=card.version)``)."""
+        sources: set[tuple] = set()
+        named = []
+        for arg in call.arguments:
+            if arg.star == "**":
+                sources |= values.expr(arg.value, call)
+            elif arg.keyword and len(arg.value.reads) == 1:
+                base, _, field_name = next(iter(arg.value.reads)).rpartition(".")
+                if base and field_name == snake(arg.keyword):
+                    named.append(base)
+        if len(named) >= 2:
+            for base in set(named):
+                sources |= values.at(base, call)
+        copies = {(CARD, call)} if any(a[0] in (CARD, DATA) for a in sources) else set()
+        return copies | {(COPY_OF, call, a) for a in sources if a[0] in SYMBOLIC}
 
     def _external_result(self, values: ScopeValues, call: Call, name: str) -> set[tuple]:
         last = name.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
@@ -1603,7 +1629,7 @@ class Analysis:
             if param.star == "**" and atom[2]:  # `kwargs["json"]`: the keyword the call passes
                 return set(project_path(self.keyword_given(call, atom[2][0], values), atom[2][1:]))
             return set(project_path(self.given(call, function, param, values), atom[2]))
-        if kind in (HASH, FETCH_OF):
+        if kind in (HASH, FETCH_OF, COPY_OF):
             inner = self._substitute(atom[2], values, call, function)
             return {(kind, atom[1], i) for i in inner} if inner else set()
         if kind in (BODY, DERIVED, CLIENT_OF, HELD, CARRY):

@@ -72,6 +72,9 @@ class PostSubmissionCardFetch(Rule):
     - Text parsed from a record's field named for the card type
       (`json.loads(item["AgentCard"])`, `agentCard`, `agent_card`) is taken for
       a card: how registries and directories keep one.
+    - A project object made of card data (`AgentCard(**data)`) or of two or
+      more of a card's fields under their own names (`PeerCard(name=d["name"],
+      url=d["url"])`) is taken for the card.
     """
 
     code = "AC101"
