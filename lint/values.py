@@ -589,6 +589,7 @@ class Analysis:
         self._chains: dict[tuple, list[Call]] = {}
         self._builders: dict[int, list[Call]] = {}  # id(scope) -> its calls that build a card
         self._lookups: set[int] = set()  # ids of card-fetch calls that are registry lookups, not HTTP
+        self._entering: dict[int, frozenset[int]] = {}  # id(scope) -> ids of its calls a `with` enters
         self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
@@ -1489,11 +1490,11 @@ class Analysis:
                 atoms.add((STATUS, call))
             if project.cls is not None and project.function.name == "__init__":
                 atoms |= {(TYPE, project.cls), *self.card_copy(values, call)}
-            return frozen(atoms)
+            return frozen(atoms | self._with_value(values, call))
         target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
         if target is not None and not names:  # `Phase(observed)`: a state stays the state it is made from
             states = {a for a in values.arguments(call) if a[0] in (STATUS, STATE)}
-            return frozenset({*atoms, (TYPE, target.cls), *states, *self.card_copy(values, call)})
+            return frozenset({*atoms, (TYPE, target.cls), *states, *self.card_copy(values, call), *self._with_value(values, call)})
         if any(n in _SERIALISERS for n in names) or (call.method == "encode" and call.receiver_call is not None):
             body = values.arguments(call) if names else values.receiver(call)  # `json.dumps(payload).encode()`
             return frozenset({a for a in body if a[0] in (BODY_ROLE, BODY)} | derived(body))
@@ -1628,6 +1629,10 @@ class Analysis:
                 return {atom}
             if param.star == "**" and atom[2]:  # `kwargs["json"]`: the keyword the call passes
                 return set(project_path(self.keyword_given(call, atom[2][0], values), atom[2][1:]))
+            if param.star == "**":  # `Message(..., **fields)`: every keyword no other parameter takes
+                named = {p.name for p in function.params}
+                extra = [a for a in call.arguments if a.star == "**" or (a.keyword and a.keyword not in named)]
+                return {found for a in extra for found in values.expr(a.value, call)}
             return set(project_path(self.given(call, function, param, values), atom[2]))
         if kind in (HASH, FETCH_OF, COPY_OF):
             inner = self._substitute(atom[2], values, call, function)
@@ -1681,8 +1686,8 @@ class Analysis:
                 if wire is not None and _symbolic(wire):
                     chains.append(((call,), wire))
                     continue
-                target = self.project_function(call)
-                if target is None or target.function is scope:
+                functions = self.run_by(call)
+                if not functions:
                     continue
                 values = self.values(scope)
                 # One chain says that the call plays the role, and one per distinct wire when
@@ -1690,20 +1695,21 @@ class Analysis:
                 # calling helpers would be exponentially many.
                 plays = False
                 waiting: set[Wire] = set()
-                for inner, inner_wire in self.effects(target.function, role):
-                    if inner_wire is None:
-                        if not plays:
+                for function in functions:
+                    for inner, inner_wire in self.effects(function, role):
+                        if inner_wire is None:
+                            if not plays:
+                                chains.append(((call, *inner), None))
+                                plays = True
+                            continue
+                        bound = self.bind_wire(inner_wire, values, call, function)
+                        if _symbolic(bound):
+                            if bound not in waiting:
+                                waiting.add(bound)
+                                chains.append(((call, *inner), bound))
+                        elif not plays and role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
                             chains.append(((call, *inner), None))
                             plays = True
-                        continue
-                    bound = self.bind_wire(inner_wire, values, call, target.function)
-                    if _symbolic(bound):
-                        if bound not in waiting:
-                            waiting.add(bound)
-                            chains.append(((call, *inner), bound))
-                    elif not plays and role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
-                        chains.append(((call, *inner), None))
-                        plays = True
         finally:
             self._resolving.discard(memo)
         self._effects[memo] = chains
@@ -1732,17 +1738,47 @@ class Analysis:
     def _chain(self, call: Call, role: str) -> list[Call]:
         if role in self.roles(call):
             return [call]
-        target = self.project_function(call)
-        if target is None or target.function is call.scope:
-            return []
         values = self.values(call.scope)
-        for inner, wire in self.effects(target.function, role):
-            if wire is None:
-                return [call, *inner]
-            bound = self.bind_wire(wire, values, call, target.function)
-            if role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
-                return [call, *inner]
+        for function in self.run_by(call):
+            for inner, wire in self.effects(function, role):
+                if wire is None:
+                    return [call, *inner]
+                bound = self.bind_wire(wire, values, call, function)
+                if role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
+                    return [call, *inner]
         return []
+
+    def run_by(self, call: Call) -> list[Scope]:
+        """The project functions ``call`` runs (not its own function, when it recurses): the
+        one it calls, and the ``__aenter__``/``__enter__`` a ``with`` runs on what it returns."""
+        target = self.project_function(call)
+        found = [target.function] if target is not None and target.function is not call.scope else []
+        entered = self.entered(call)
+        return found + [entered] if entered is not None and entered is not call.scope else found
+
+    def _with_value(self, values: ScopeValues, call: Call) -> frozenset:
+        """What ``async with Session(url) as client`` gives ``client``: what the class's
+        ``__aenter__`` returns (a call whose object a ``with`` enters is only seen there)."""
+        entered = self.entered(call)
+        return self.instantiate_returns(values, call, Target(function=entered, model=self.model_of(entered))) if entered else NOTHING
+
+    def entered(self, call: Call) -> Scope | None:
+        """``async with Session(url) as client``: the ``__aenter__`` (``__enter__``) of the
+        project class ``call`` makes, which gives the ``with`` its value."""
+        entering = self._entering.get(id(call.scope))
+        if entering is None:
+            entering = self._entering[id(call.scope)] = frozenset(
+                id(b.direct) for b in call.scope.binds if b.kind == "with" and b.direct is not None
+            )
+        if id(call) not in entering:
+            return None
+        for target in self.targets(call):
+            if target.cls is not None:
+                for name in _ENTERS:
+                    found = self.method(target.cls, name)
+                    if found is not None:
+                        return found[0]
+        return None
 
     # -- callers --
     def callers(self, scope: Scope) -> list[Call]:
@@ -1753,6 +1789,9 @@ class Analysis:
             cls = self.class_of(scope)
             names = [cls.name] if cls is not None else []
             names += ["cls", "super", "__init__"]
+        elif scope.name in _ENTERS:  # `async with Session(url) as client`: the constructor's call
+            cls = self.class_of(scope)
+            names = [cls.name] if cls is not None else []
         before = len(self.project.models())
         self.project.importers(model, names)
         loaded = self.project.models()
@@ -1764,7 +1803,7 @@ class Analysis:
             return known[1]  # asked before, and no module was loaded since
         found = [
             call for name in names for call in self._nearby(model, "calls", name)
-            if any(t.function is scope for t in self.targets(call))
+            if any(t.function is scope for t in self.targets(call)) or self.entered(call) is scope
         ]
         if not self.deciding and not self._resolving:
             self._callers[id(scope)] = (len(loaded), found)
@@ -1829,6 +1868,10 @@ def _qualified(callee: str, imports: dict[str, str]) -> str:
     """``callee`` by the name its root is imported as (``loads`` -> ``json.loads``)."""
     root = callee.split(".")[0]
     return imports.get(root, root) + callee[len(root):]
+
+
+#: The methods a ``with`` statement runs to get its value.
+_ENTERS = ("__aenter__", "__enter__")
 
 
 def _owner(scope: Scope) -> str:

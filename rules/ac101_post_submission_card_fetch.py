@@ -296,7 +296,7 @@ async def delegate(client, message, url):
             return False
         notes = [*anchor.notes(), (node, label)]
         if call is not place:  # the card comes back to a caller, which decides on it
-            notes.append((call, f"{call.callee or call.method}() hands back the card fetched at the flagged line"))
+            notes.append((call, f"{call.callee or call.method}() hands back the card fetched at the flagged line (or a client built from it)"))
         if chain[-1] is not place:  # a wrapper named like the API: its callers are where it fetches
             notes.append((chain[-1], f"{place.callee or place.method}() fetches the card here"))
         capture = flow.contract_capture(anchor.scope or call.scope)

@@ -425,7 +425,7 @@ def refresh(base):
             return False  # a get_agent_card() that refreshes what its object holds: its callers decide when
         notes = [Note(flow.placeable(reason[0], call), reason[1])]
         if call is not place:  # the card comes back to a caller, which re-reads it
-            notes.append(Note(call, f"{call.callee or call.method}() hands back the card fetched at the flagged line"))
+            notes.append(Note(call, f"{call.callee or call.method}() hands back the card fetched at the flagged line (or a client built from it)"))
         if chain[-1] is not place:  # a wrapper named like the API: its callers are where it fetches
             notes.append(Note(chain[-1], f"{place.callee or place.method}() fetches the card here"))
         earlier = self._earlier(flow, call, reason)

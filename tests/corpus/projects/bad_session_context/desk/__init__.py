@@ -1,0 +1,1 @@
+"""desk: the support desk's side of conversations with a specialist agent."""
