@@ -79,16 +79,16 @@ AC101_HELPER_AFTER_SEND = """
 AFTER_SUBMISSION = "(the task's own status reports failures); re-fetch only before submission, or only log the newer card"
 
 
-def test_ac101_at_the_call_that_hands_back_the_card_names_the_send_the_fetch_the_decision_and_the_frozen_hash():
+def test_ac101_at_the_fetch_in_a_helper_names_the_send_the_call_site_the_decision_and_the_frozen_hash():
     ((line, column, related, suggestion, code_flow),) = findings("AC101", AC101_FETCH_IN_HELPER)
-    assert (line, column) == (16, 28)  # the call that hands the fetched card to the code deciding on it
+    assert (line, column) == (11, 22)  # the fetch itself, inside the helper that hands the card back
     assert related == [
-        (11, 22, "self.load_card() fetches the card here"),
         (15, 35, "submits the task and iterates its stream"),
+        (16, 28, "self.load_card() hands back the card fetched at the flagged line (or a client built from it)"),
         (17, 16, "the fetched card (latest) decides this if condition"),
     ]
     assert suggestion == f"decide from the contract hash frozen at line 14 (frozen), not from the re-fetched card {AFTER_SUBMISSION}"
-    assert code_flow == (2, 0, 1, 3)  # send, call site, the fetch inside the helper, decision
+    assert code_flow == (1, 2, 0, 3)  # send, call site, the fetch inside the helper, decision
 
 
 def test_ac101_in_a_helper_called_after_the_send_names_the_call_site():
@@ -245,7 +245,7 @@ def test_ac103_names_the_card_the_send_uses(text, at, expected, advice, no_fix):
 # --- AC104: the earlier fetch or the cached card it re-reads ----------------------------------------
 
 
-def test_ac104_at_the_call_that_hands_back_the_card_names_the_first_fetch_the_loop_and_the_helper_fetch():
+def test_ac104_at_the_fetch_in_a_helper_names_the_first_fetch_the_loop_and_the_call_site():
     ((line, column, related, suggestion, _),) = findings(
         "AC104",
         """
@@ -263,11 +263,11 @@ def test_ac104_at_the_call_that_hands_back_the_card_names_the_first_fetch_the_lo
                 print(latest.version, card.version)
         """,
     )
-    assert (line, column) == (11, 24)  # the call that hands the re-read card to the loop
+    assert (line, column) == (5, 18)  # the fetch itself, inside the helper the loop calls
     assert related == [
-        (5, 18, "load() fetches the card here"),
         (9, 18, "the card is first fetched here (card), by load(); this re-reads it"),
         (10, 5, "re-runs on every iteration of this loop, re-reading the card the last one fetched"),
+        (11, 24, "load() hands back the card fetched at the flagged line (or a client built from it)"),
     ]
     assert suggestion == (
         "send If-None-Match with the ETag of the fetch at line 9 and keep that card on 304; "

@@ -445,7 +445,9 @@ def test_an_edited_buffer_s_nesting_is_measured_where_it_changed():
                 module = reparser.parse("m.py", new)
             except Exception:
                 continue
-            assert module.code == new
+            # what a full parse gives, which is the text itself but where libcst cannot give it
+            # back (a line of only a backslash continuation loses its indentation)
+            assert module.code == cst.parse_module(new).code
             model = reparser.build("m.py", module, "m.py")
             reparser.keep("m.py", new, model, ours)
             text = new
