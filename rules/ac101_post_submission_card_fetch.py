@@ -69,6 +69,9 @@ class PostSubmissionCardFetch(Rule):
       `expires`, `stale`, `age`) or a time it was read (`fetched_at`)
       compared with the clock.
     - A helper that returns a `(client, card)` tuple is taken for both.
+    - A function named like the API call it makes (`get_agent_card`) is
+      taken for that call: a fetch inside it is reported where it is called
+      from outside its class, not inside it.
     - Text parsed from a record's field named for the card type
       (`json.loads(item["AgentCard"])`, `agentCard`, `agent_card`) is taken for
       a card: how registries and directories keep one.

@@ -52,6 +52,9 @@ class UnvalidatedCardRefetch(Rule):
       a card when a method like `set`, `put` or `update` is given it.
       Validators are the HTTP header names themselves (`ETag`,
       `If-None-Match`, `Last-Modified`).
+    - A function named like the API call it makes (`get_agent_card`) is
+      taken for that call: a fetch inside it is reported where it is called
+      from outside its class, not inside it.
     - Text parsed from a record's field named for the card type
       (`json.loads(item["AgentCard"])`) is taken for a card, and the read that
       brings the record for a card fetch.
