@@ -1274,7 +1274,7 @@ class Analysis:
                 c for c in scope.calls
                 if c.callee and (
                     CARD_BUILDERS.search(imports.get(c.callee.split(".")[0], "") + "." + c.callee)
-                    or (_qualified(c.callee, imports) in _PARSERS and parses_card_field(c))
+                    or (c.callee.endswith("loads") and _qualified(c.callee, imports) in _PARSERS and parses_card_field(c))
                 )
             ]
         return found
@@ -1738,11 +1738,11 @@ class Analysis:
     def _chain(self, call: Call, role: str) -> list[Call]:
         if role in self.roles(call):
             return [call]
-        values = self.values(call.scope)
         for function in self.run_by(call):
             for inner, wire in self.effects(function, role):
                 if wire is None:
                     return [call, *inner]
+                values = self.values(call.scope)
                 bound = self.bind_wire(wire, values, call, function)
                 if role in decide_wire(bound, lambda atoms: self.resolve(atoms, local=True)):
                     return [call, *inner]
