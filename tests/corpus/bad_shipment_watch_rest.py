@@ -31,7 +31,7 @@ async def watch(http: httpx.AsyncClient, agent: str, booking: str, passes: int =
 
 @lru_cache(maxsize=16)
 def _published(agent: str, bucket: int) -> dict:
-    return httpx.get(agent + CARD, timeout=10).json()  # expect: AC104
+    return httpx.get(agent + CARD, timeout=10).json()  # expect: AC101, AC104
 
 
 def card_now(agent: str) -> dict:
@@ -40,7 +40,7 @@ def card_now(agent: str) -> dict:
 
 def watch_blocking(agent: str, booking: str, passes: int = 120) -> str:
     for _ in range(passes):
-        card = card_now(agent)  # expect: AC101
+        card = card_now(agent)
         state = httpx.get(f"{_rest_base(card)}/tasks/{booking}", timeout=10).json()["status"]["state"]
         if state in SETTLED:
             return state
