@@ -8,7 +8,7 @@ import aiohttp
 
 
 async def read_card(session: aiohttp.ClientSession, base: str) -> dict:
-    async with session.get(f"{base}/.well-known/agent-card.json") as resp:
+    async with session.get(f"{base}/.well-known/agent-card.json") as resp:  # expect: AC101, AC104
         resp.raise_for_status()
         return await resp.json()
 

@@ -32,7 +32,7 @@ async def await_signature(session: aiohttp.ClientSession, base: str, sent_under:
         if status in DONE:
             return status
         if turn % 10 == 9:
-            latest = await read_card(session, base)  # expect: AC101, AC104
+            latest = await read_card(session, base)
             moved = [key for key in CONTRACT_KEYS if latest.get(key) != sent_under.get(key)]
             if moved:
                 await call(session, sent_under["url"], "tasks/cancel", {"id": ref})  # expect: AC105

@@ -27,7 +27,7 @@ def _running(job: Job) -> bool:
 def check_listed(job: Job) -> None:
     if not _running(job):
         return
-    doc = agent_doc(job.base)  # expect: AC101
+    doc = agent_doc(job.base)
     if job.skill not in advertised(doc):
         rpc(job.endpoint, "tasks/cancel", {"id": job.ref})  # expect: AC102
 
@@ -35,7 +35,7 @@ def check_listed(job: Job) -> None:
 def check_flagged(job: Job) -> None:
     if not _running(job):
         return
-    doc = agent_doc(job.base)  # expect: AC101
+    doc = agent_doc(job.base)
     dropped = job.skill not in [entry["id"] for entry in doc["skills"]]
     if dropped:
         rpc(job.endpoint, "tasks/cancel", {"id": job.ref})  # expect: AC102
@@ -44,7 +44,7 @@ def check_flagged(job: Job) -> None:
 def check_counted(job: Job) -> None:
     if not _running(job):
         return
-    doc = agent_doc(job.base)  # expect: AC101
+    doc = agent_doc(job.base)
     if len([entry for entry in doc["skills"] if entry["id"] == job.skill]) == 0:
         rpc(job.endpoint, "tasks/cancel", {"id": job.ref})  # expect: AC102
 
@@ -52,7 +52,7 @@ def check_counted(job: Job) -> None:
 def check_every(job: Job) -> None:
     if not _running(job):
         return
-    doc = agent_doc(job.base)  # expect: AC101
+    doc = agent_doc(job.base)
     if all(entry["id"] != job.skill for entry in doc.get("skills", [])):
         rpc(job.endpoint, "tasks/cancel", {"id": job.ref})  # expect: AC102
 
@@ -60,7 +60,7 @@ def check_every(job: Job) -> None:
 def check_scanned(job: Job) -> None:
     if not _running(job):
         return
-    doc = agent_doc(job.base)  # expect: AC101
+    doc = agent_doc(job.base)
     for entry in doc.get("skills", []):
         if entry["id"] == job.skill:
             break

@@ -10,7 +10,7 @@ _ids = itertools.count(1)
 
 
 def agent_doc(base: str) -> dict:
-    return requests.get(f"{base}/.well-known/agent-card.json", timeout=10).json()
+    return requests.get(f"{base}/.well-known/agent-card.json", timeout=10).json()  # expect: AC101
 
 
 def rpc(endpoint: str, method: str, params: dict) -> dict:
