@@ -18,6 +18,7 @@ moved (:class:`a2alint.positions.Earlier`) and how deeply the file nests
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -180,6 +181,8 @@ def spliced(
     region = new_text[start : end + len(new_text) - len(old_text)]
     if region.startswith("\ufeff"):
         return None  # a parse drops a byte order mark at its start: inside a file it is an error
+    if _BARE_CONTINUATION.search(region):
+        return None  # a line of only a backslash: libcst reads it alone as CPython does not in the file
     if not (_ends_in_block(old_text[start:end]) and _ends_in_block(region)):
         return None  # a trailing line at the margin: what follows it decides its owner
     if module.code_for_node(statement) != old_text[start:end] or (vet is not None and not vet(region)):
@@ -205,6 +208,10 @@ def spliced(
     first = piece.body[0].with_changes(leading_lines=piece.header)
     body = (*module.body[:index], first, *piece.body[1:], *module.body[index + 1 :])
     return module.with_changes(body=body)
+
+
+#: A line that is nothing but a backslash continuation.
+_BARE_CONTINUATION = re.compile(r"^[ \t]*\\\r?$", re.MULTILINE)
 
 
 def _changed(old: str, new: str) -> tuple[int, int, int]:

@@ -8,7 +8,7 @@ CARD_PATH = "/.well-known/agent-card.json"
 
 
 def broker_card(base: str) -> dict:
-    return requests.get(base.rstrip("/") + CARD_PATH, timeout=10).json()
+    return requests.get(base.rstrip("/") + CARD_PATH, timeout=10).json()  # expect: AC101
 
 
 def rpc(url: str, method: str, params: dict) -> dict:

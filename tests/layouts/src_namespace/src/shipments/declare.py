@@ -10,7 +10,7 @@ def declare(base: str, shipment_id: str, manifest: str) -> dict:
 
 
 def follow(base: str, task_id: str) -> dict:
-    card = broker_card(base)  # expect: AC101
+    card = broker_card(base)
     if "customs-hold" not in {s["id"] for s in card.get("skills", [])}:
         return rpc(card["url"], "tasks/cancel", {"id": task_id})  # expect: AC102
     return rpc(card["url"], "tasks/get", {"id": task_id})
