@@ -101,7 +101,6 @@ _SERIALISERS = frozenset({"json.dumps", "orjson.dumps", "ujson.dumps", "simplejs
 _PARSERS = frozenset({"json.loads", "orjson.loads", "ujson.loads", "simplejson.loads"})
 #: Decorators that make a generator a context manager: ``with f() as x`` binds what it yields.
 _CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
-#: The field a registry keeps a card's JSON text in (``item["AgentCard"]``, ``row["agent_card"]``).
 #: Functions that build a card from data, in every SDK spelling.
 CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_obj|parse_raw|from_dict|from_json|construct|model_construct))?|parse_agent_card|minimal_agent_card)$")
 MAX_PATH = 4
@@ -1861,7 +1860,10 @@ def parses_card_field(call: Call) -> bool:
     text parsed is a record's field named for the card type (how registries and
     directories keep a card), so what it gives is a card."""
     first = call.positional(0)
-    return first is not None and any(CARD_FIELD in key.split(".")[1:] for key in first.value.reads)
+    if first is None:
+        return False
+    named = any(text.replace("_", "").lower() == "agentcard" for text in first.value.texts)  # `load(db)["agent_card"]`
+    return named or any(CARD_FIELD in key.split(".")[1:] for key in first.value.reads)
 
 
 def _qualified(callee: str, imports: dict[str, str]) -> str:
