@@ -17,7 +17,10 @@ class UnvalidatedCardRefetch(Rule):
     `If-Modified-Since` or keeps and compares an `ETag` / `Last-Modified`.
     A loop that fetches each of several peers once, or retries only until
     the first fetch succeeds, is not a re-fetch, and a readiness probe that
-    only checks the response's status reads no card.
+    only checks the response's status reads no card. A single read into a
+    fresh value when a later call resumes a submitted task is not one
+    either: the earlier read is in another call, and when that card decides
+    what happens to the task, AC101 reports the read (one finding, not two).
 
     ## Why is this bad?
     Without a validator a re-fetch is an unconditional read: it cannot tell
@@ -225,7 +228,7 @@ from a2a.client import A2AClient
 from a2a.types import AgentCard, Message, MessageSendParams, SendStreamingMessageRequest, TextPart
 
 
-class Step:  # each resumed step asks the MCP registry which agent serves it
+class Step:  # each turn asks the MCP registry which agent serves the goal
     def __init__(self, mcp, http):
         self.mcp, self.http = mcp, http
 
@@ -233,13 +236,14 @@ class Step:  # each resumed step asks the MCP registry which agent serves it
         found = await self.mcp.call_tool("find_agent", {"query": goal})  # expect: AC104
         return AgentCard(**json.loads(found.content[0].text))  # an MCP tool: no ETag to keep
 
-    async def resume(self, goal: str, task_id: str):
-        agent = await self.lookup(goal)  # re-read on each resume
-        client = A2AClient(self.http, agent)
-        params = MessageSendParams(message=Message(role="user", parts=[TextPart(text=goal)],
-                                                   message_id=uuid4().hex, task_id=task_id))
-        async for chunk in client.send_message_streaming(SendStreamingMessageRequest(id="1", params=params)):
-            yield chunk
+    async def converse(self, goal: str, replies: list[str]):
+        for reply in replies:
+            agent = await self.lookup(goal)  # the same goal's card, re-read on every turn
+            client = A2AClient(self.http, agent)
+            params = MessageSendParams(message=Message(role="user", parts=[TextPart(text=reply)],
+                                                       message_id=uuid4().hex))
+            async for chunk in client.send_message_streaming(SendStreamingMessageRequest(id="1", params=params)):
+                yield chunk
 """,
         Files({
             "client.py": """
@@ -528,13 +532,6 @@ def refresh(base):
             return scope.node if scope.node is not None else fetch, (
                 f"{scope.name}() is cached until its entries expire: each expiry re-reads the card"
             ), "expiry", None
-        anchor = flow.submission(fetch)
-        handed_back = any(e.kind == "return" and flow.depends_on_fetch(e.value, e, fetch) for e in scope.exits)
-        continues = anchor is not None and anchor.is_send and anchor.live and anchor.label.startswith("continues")
-        if continues and anchor.node is not fetch and not (anchor.via and handed_back):
-            # a turn or a resume of a submitted task: its card was read to submit it (through
-            # callers: judged where the card is handed to)
-            return anchor.node, f"{anchor.label}: its card was read before it was sent, and this reads it again", "submitted", None
         guards = flow.guards(fetch)
         if flow.caches(fetch):
             deadlines = {id(g.test) for g in scope.guards if g.exit_kind == "raise"}  # `if late: raise`

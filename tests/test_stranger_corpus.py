@@ -18,20 +18,20 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-#: What the corpus measured at the last change to the analysis: per code, at least
+#: What the corpus measured at the last change to the analysis (P 1.000, R 0.985): per code, at least
 #: these true findings and at most these false ones.
 FLOOR = {
     "AC101": (13, 0),
     "AC102": (5, 0),
     "AC103": (6, 0),
-    "AC104": (13, 2),
+    "AC104": (13, 0),
     "AC105": (5, 0),
     "AC106": (5, 0),
     "AC107": (5, 0),
     "AC201": (6, 0),
     "AC202": (6, 0),
 }
-MIN_PRECISION, MIN_RECALL = 0.96, 0.92
+MIN_PRECISION, MIN_RECALL = 0.98, 0.98
 
 ROW = re.compile(r"^(AC\d{3})\s+(\d+)\s+(\d+)\s+(\d+)$", re.MULTILINE)
 

@@ -46,7 +46,7 @@ class HelpdeskAgent:
 
     async def connect(self) -> None:
         self._http = httpx.AsyncClient(timeout=90, headers=self._headers)
-        about = await A2ACardResolver(self._http, self.url).get_agent_card()  # expect: AC101, AC104
+        about = await A2ACardResolver(self._http, self.url).get_agent_card()  # expect: AC101
         self._client = ClientFactory(ClientConfig(httpx_client=self._http, streaming=True)).create(about)
         self._oneshot = ClientFactory(ClientConfig(httpx_client=self._http, streaming=False)).create(about)
         log.info("connected to %s at %s", about.name, about.url)

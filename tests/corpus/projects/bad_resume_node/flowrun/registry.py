@@ -33,7 +33,7 @@ class PeerRegistry:
             base = self._directory[name]
         except KeyError:
             raise UnknownPeer(name) from None
-        response = await self._http.get(base.rstrip("/") + WELL_KNOWN)  # expect: AC101, AC104
+        response = await self._http.get(base.rstrip("/") + WELL_KNOWN)  # expect: AC101
         response.raise_for_status()
         data = response.json()
         log.debug("resolved %s (version %s)", name, data.get("version"))

@@ -15,7 +15,7 @@ class PeerSession:
 
     async def __aenter__(self) -> Client:
         self._http = httpx.AsyncClient(timeout=self.timeout)
-        raw = (await self._http.get(self.url + "/.well-known/agent-card.json")).json()  # expect: AC101, AC104
+        raw = (await self._http.get(self.url + "/.well-known/agent-card.json")).json()  # expect: AC101
         card = AgentCard.model_validate(raw)
         return ClientFactory(ClientConfig(httpx_client=self._http, streaming=False)).create(card)
 
