@@ -220,7 +220,8 @@ def rest_role(text: str) -> str | None:
 #: (``item["AgentCard"]``), as keys are read (snake case); and the literal keys that
 #: spell it, which the prefilter looks for.
 CARD_FIELD = "agent_card"
-CARD_FIELD_LITERALS = tuple(f"{quote}{name}{quote}" for name in ("AgentCard", "agentCard", "agent_card") for quote in "\"'")
+CARD_FIELD_NAMES = frozenset({"AgentCard", "agentCard", "agent_card"})
+CARD_FIELD_LITERALS = tuple(f"{quote}{name}{quote}" for name in sorted(CARD_FIELD_NAMES) for quote in "\"'")
 
 #: An import of an A2A package spells the last part of its name as a whole word
 #: (``from a2a.client import``, ``from google.adk import a2a``); each contains "a2a".

@@ -39,6 +39,7 @@ from typing import Callable, Iterable, Iterator
 from a2alint import apimodel
 from a2alint.apimodel import (
     CARD_FIELD,
+    CARD_FIELD_NAMES,
     CARD_PATH_CONSTANTS,
     CARD_TYPES,
     HTTP_READS,
@@ -1862,7 +1863,7 @@ def parses_card_field(call: Call) -> bool:
     first = call.positional(0)
     if first is None:
         return False
-    named = any(text.replace("_", "").lower() == "agentcard" for text in first.value.texts)  # `load(db)["agent_card"]`
+    named = not CARD_FIELD_NAMES.isdisjoint(first.value.texts)  # `load(db)["agent_card"]`: no key path to read
     return named or any(CARD_FIELD in key.split(".")[1:] for key in first.value.reads)
 
 
