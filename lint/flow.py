@@ -83,9 +83,12 @@ def field_of(key: str) -> str:
     return key.rsplit(".", 1)[-1]
 
 
-def api_named(scope: Scope) -> bool:
-    """A function named like the A2A call it makes (``send_message``, ``_send_task``)."""
-    return scope.is_function and scope.name.lstrip("_") in METHOD_ROLES
+def api_named(scope: Scope, role: str | None = None) -> bool:
+    """A function named like the A2A call it makes (``send_message``, ``_send_task``);
+    ``role``: like a call of that role (a ``send_message`` that also reads the card on
+    the way is a send to its callers, not a card fetch)."""
+    name = scope.name.lstrip("_")
+    return scope.is_function and name in METHOD_ROLES and role in (None, METHOD_ROLES[name])
 
 
 def in_sdk_client(scope: Scope, model: ModuleModel) -> bool:
@@ -448,11 +451,11 @@ class Flow:
         return own if own is not None else self.fetch_in_sight(call)
 
     def calls_the_api(self, call: Call, function: Scope) -> bool:
-        """``call`` runs ``function``, a wrapper named like the API call it makes
+        """``call`` runs ``function``, a wrapper named like the card fetch it makes
         (``get_agent_card``), from outside its class: to its callers it is that API call,
         so they are where it fetches."""
         cls = self.analysis.class_of(function)
-        return api_named(function) and (cls is None or cls is not self.analysis.class_of(call.scope))
+        return api_named(function, "card-fetch") and (cls is None or cls is not self.analysis.class_of(call.scope))
 
     def sightings(self, fetch: Call, depth: int = CALLER_DEPTH) -> list[tuple[Call, list[Call]]]:
         """The calls that see the card ``fetch`` yields, each with its chain down to it:
@@ -800,6 +803,28 @@ class Flow:
             any(self.outlives_the_call(key, scope) and key in filled for key in test.expr.keys)
             for test, _ in self.guards(fetch, conditional=True)
         )
+
+    def sets_its_guard(self, call: Call) -> bool:
+        """``call`` runs only while a lasting flag that its function sets is unset (``if not
+        self.ready: await self.hello()``, ``hello()`` setting ``self.ready``): once per
+        object, however often its caller runs. (A fresh object runs it again: when that
+        matters after a submission, AC101 judges it.)"""
+        return bool(self._unset_at(call) & self._lasting_sets(call))
+
+    def _lasting_sets(self, call: Call) -> set[str]:
+        """The lasting names the project function ``call`` runs sets, spelled as at the call
+        (``self.ready`` set by ``peer.hello()`` is ``peer.ready``)."""
+        target = self.analysis.project_function(call)
+        if target is None:
+            return set()
+        found = set()
+        for target_key in (t for b in target.function.binds for t in b.targets):
+            if target_key.startswith("self."):
+                if call.receiver:
+                    found.add(call.receiver + target_key[len("self"):])
+            elif self.outlives_the_call(target_key, target.function):
+                found.add(target_key)
+        return found
 
     def _polls_a_task(self, call: Call) -> bool:
         """``call`` reads a task's status: itself, or through a project function it hands
@@ -1562,6 +1587,8 @@ class Flow:
         for caller in self.callers(fetch.scope):
             if self.yields_card(caller) and self.fetch_in_sight(caller) is caller:
                 continue  # the caller's own finding, at its call
+            if self.memoizes(caller) or self.sets_its_guard(caller):
+                continue  # runs once per object, however often its function runs
             for loop in caller.loops:
                 # a poll of the task that re-reads the card is not a retry of the fetch
                 retry = not self.reaches_a_task(caller) and self.until_success(caller)

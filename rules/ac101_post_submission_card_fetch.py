@@ -29,8 +29,8 @@ class PostSubmissionCardFetch(Rule):
     decides nothing, and neither do a response's status and headers.
     A fetch inside helpers that hand the card back is reported at the fetch
     itself, with the caller that decides on it as a note; a wrapper named like
-    the API (`get_agent_card`) is the fetch where it is called from outside its
-    class.
+    the card fetch (`get_agent_card`) is the fetch where it is called from
+    outside its class.
 
     ## Why is this bad?
     On many peers a card fetch is a negotiation event, not a read: a probe
@@ -69,9 +69,11 @@ class PostSubmissionCardFetch(Rule):
       `expires`, `stale`, `age`) or a time it was read (`fetched_at`)
       compared with the clock.
     - A helper that returns a `(client, card)` tuple is taken for both.
-    - A function named like the API call it makes (`get_agent_card`) is
-      taken for that call: a fetch inside it is reported where it is called
-      from outside its class, not inside it.
+    - A function named like the card fetch it makes (`get_agent_card`) is
+      taken for that fetch: a fetch inside it is reported where it is called
+      from outside its class, not inside it. A send wrapper (`send_message`)
+      that reads the card on the way is not a fetch to its callers: its fetch
+      is reported inside it, once.
     - Text parsed from a record's field named for the card type
       (`json.loads(item["AgentCard"])`, `agentCard`, `agent_card`) is taken for
       a card: how registries and directories keep one.

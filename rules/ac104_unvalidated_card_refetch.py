@@ -16,8 +16,11 @@ class UnvalidatedCardRefetch(Rule):
     code already holds, when nothing sends `If-None-Match` /
     `If-Modified-Since` or keeps and compares an `ETag` / `Last-Modified`.
     A loop that fetches each of several peers once, or retries only until
-    the first fetch succeeds, is not a re-fetch, and a readiness probe that
-    only checks the response's status reads no card. A single read into a
+    the first fetch succeeds, is not a re-fetch, nor is one reached only
+    while a flag it sets is unset (`if not self.ready: await self.hello()`,
+    `hello()` setting `self.ready`): it runs once per object however often its
+    caller loops. A readiness probe that only checks the response's status
+    reads no card. A single read into a
     fresh value when a later call resumes a submitted task is not one
     either: the earlier read is in another call, and when that card decides
     what happens to the task, AC101 reports the read (one finding, not two).
@@ -55,9 +58,11 @@ class UnvalidatedCardRefetch(Rule):
       a card when a method like `set`, `put` or `update` is given it.
       Validators are the HTTP header names themselves (`ETag`,
       `If-None-Match`, `Last-Modified`).
-    - A function named like the API call it makes (`get_agent_card`) is
-      taken for that call: a fetch inside it is reported where it is called
-      from outside its class, not inside it.
+    - A function named like the card fetch it makes (`get_agent_card`) is
+      taken for that fetch: a fetch inside it is reported where it is called
+      from outside its class, not inside it. A send wrapper (`send_message`)
+      that reads the card on the way is not a fetch to its callers: its fetch
+      is reported inside it, once.
     - Text parsed from a record's field named for the card type
       (`json.loads(item["AgentCard"])`) is taken for a card, and the read that
       brings the record for a card fetch.

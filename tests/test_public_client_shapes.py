@@ -1,0 +1,115 @@
+"""Shapes of public A2A client code that the rules judged wrongly (issue 25, the public
+sample): each written here from scratch, in two styles, with the finding (or silence) the
+rule's page promises."""
+
+from __future__ import annotations
+
+import textwrap
+
+from a2alint.runner import lint_source
+
+
+def findings(text: str, code: str, preview: bool | None = None) -> list[int]:
+    result = lint_source(textwrap.dedent(text), select=(code,), preview=preview)
+    assert result.errors == []
+    return sorted(d.line for d in result.diagnostics)
+
+
+# -- a card fetch behind a guard on the flag it sets runs once per object (AC104) --
+
+FORECASTER = """
+import httpx
+
+
+class Forecaster:
+    def __init__(self, endpoint: str):
+        self.endpoint = endpoint
+        self.http = httpx.AsyncClient()
+        self.introduced = False
+
+    async def introduce(self):
+        reply = await self.http.get(self.endpoint + "/.well-known/agent-card.json")
+        print("forecaster is", reply.json()["name"])
+        self.introduced = True
+
+    async def forecast(self, city: str) -> dict:
+        if not self.{flag}:
+            await self.introduce()
+        body = {{"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                "params": {{"message": {{"role": "user", "messageId": city,
+                                       "parts": [{{"kind": "text", "text": city}}]}}}}}}
+        return (await self.http.post(self.endpoint, json=body)).json()
+
+
+async def chat(forecaster: Forecaster):
+    while city := input("city> "):
+        print(await forecaster.forecast(city))
+"""
+
+
+def test_a_fetch_guarded_by_the_flag_it_sets_is_not_re_read_in_the_callers_loop():
+    assert findings(FORECASTER.format(flag="introduced"), "AC104") == []
+
+
+def test_a_guard_on_a_flag_the_fetch_does_not_set_still_re_reads():
+    assert findings(FORECASTER.format(flag="quiet"), "AC104") == [12]
+
+
+def test_the_flag_may_live_on_another_object_of_the_caller():
+    source = """
+    import logging
+    from a2a.client import A2ACardResolver
+
+
+    class Peer:
+        def __init__(self, http, url):
+            self.http, self.url, self.checked = http, url, False
+
+        async def check(self):
+            card = await A2ACardResolver(self.http, self.url).get_agent_card()
+            logging.info("peer %s speaks %s", card.name, card.protocol_version)
+            self.checked = True
+
+
+    class Desk:
+        def __init__(self, peer: Peer, client):
+            self.peer, self.client = peer, client
+
+        async def relay(self, request):
+            if not self.peer.checked:
+                await self.peer.check()
+            return await self.client.send_message(request)
+
+
+    async def pump(desk: Desk, queue):
+        while True:
+            await desk.relay(await queue.get())
+    """
+    assert findings(source, "AC104") == []
+
+
+# -- a send wrapper that re-reads the card is reported once, at the fetch (AC104) --
+
+
+def test_a_send_wrapper_that_re_reads_the_card_is_reported_at_the_fetch_only():
+    source = """
+    import requests
+
+
+    class Courier:
+        def __init__(self, base: str):
+            self.base = base
+
+        def send_message(self, text: str) -> dict:
+            card = requests.get(self.base + "/.well-known/agent.json").json()
+            body = {"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                    "params": {"message": {"role": "user", "messageId": text,
+                                           "parts": [{"kind": "text", "text": text}]}}}
+            return requests.post(card["url"], json=body).json()
+
+
+    def run(courier: Courier):
+        while True:
+            courier.send_message(input("> "))
+    """
+    assert findings(source, "AC104") == [10]
