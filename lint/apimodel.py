@@ -67,6 +67,8 @@ QUALIFIED_ROLES: dict[str, tuple[str, ...]] = {
         "a2a:BaseClient.send_message",
         "a2a:A2AClient.send_message",
         "a2a:A2AClient.send_message_streaming",
+        "a2a:A2AClient.send_task",  # the tasks/send era (early a2a, the samples' common.client)
+        "a2a:A2AClient.send_task_streaming",
         "a2a:A2AGrpcClient.send_message",
         "a2a:A2AGrpcClient.send_message_streaming",
         "a2a:*Transport.send_message",

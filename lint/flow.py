@@ -17,7 +17,7 @@ import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake
+from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -967,8 +967,9 @@ class Flow:
         """The task ``call`` acts on is one its function submits after ``fact`` (in the same
         pass): a task a send here that runs after ``fact`` returned, an id read from what
         that send streams back (``for frame in events(resp): task_id = frame["taskId"]``),
-        or an id this function mints after ``fact`` (``tid = uuid4().hex``): no task has it
-        before it is sent."""
+        the id the client gives the task in a send after ``fact`` that creates it
+        (``send_task(payload={"id": "job-7", ...})``), or an id this function mints after
+        ``fact`` (``tid = uuid4().hex``): no task has it before it is sent."""
         scope = call.scope
         values = self.analysis.values(scope)
         atoms = self.analysis.resolve(a for arg in call.arguments for a in values.expr(arg.value, call))
@@ -983,6 +984,8 @@ class Flow:
         later = [send for send in self.sends(scope) if send is not call and not runs_before(send, fact)]
         if ids & self.derived(scope, calls=later).keys():
             return True
+        if ids & {found for send in later for found in _supplied_ids(values, send)}:
+            return True  # the id the client gave the task in the send that creates it
         return all(self._minted_here(values, frozenset({key}), call, after=fact) for key in ids)
 
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
@@ -1766,20 +1769,62 @@ _TASK_ID_SLOTS = ("id", "taskId", "task_id")
 
 
 def _acted_on_ids(values, call: Call) -> set[str]:
-    """The keys the task ``call`` acts on is named by: a slot of a dict or a keyword of a
-    request in its arguments (or in what they were bound to), or a keyword of the call."""
+    """The keys (or quoted literals) the task ``call`` acts on is named by: a slot of a
+    dict or a keyword of a request in its arguments (or in what they were bound to), or a
+    keyword of the call."""
     found: set[str] = set()
-    exprs = [arg.value for arg in call.arguments]
-    for arg in call.arguments:  # `cancel = {"method": "tasks/cancel", "params": {"id": job}}`
-        for key in arg.value.reads:
-            exprs += [bind.value for bind in values.reaching(key, call)[0]]
+    exprs = _made_of(values, call)
     for expr in exprs:
         found |= {key for slot, key in expr.slots.items() if slot in _TASK_ID_SLOTS}
+        found |= _named_in(expr.node, _TASK_ID_SLOTS)
     for inner in (call, *(c for expr in exprs for c in expr.calls)):
         for name in _TASK_ID_SLOTS:
             given = inner.keyword(name)
             if given is not None:
-                found |= set(given.value.reads)
+                found |= set(given.value.reads) | _id_value(given.value.node)
+    return found
+
+
+def _supplied_ids(values, send: Call) -> set[str]:
+    """The ids a send gives the task it submits, chosen by the client (the tasks/send era:
+    params ``{"id": "job-7", "message": ...}``): the send creates the task of that id. Not
+    a JSON-RPC request's own ``id``, nor a message's ``taskId`` (that continues a task)."""
+    return {found for expr in _made_of(values, send) for found in _named_in(expr.node, ("id",))}
+
+
+def _made_of(values, call: Call) -> list[Expr]:
+    """``call``'s arguments, and what the names they read were bound to
+    (``cancel = {"method": "tasks/cancel", "params": {"id": job}}``)."""
+    exprs = [arg.value for arg in call.arguments]
+    for arg in call.arguments:
+        for key in arg.value.reads:
+            exprs += [bind.value for bind in values.reaching(key, call)[0]]
+    return exprs
+
+
+def _id_value(node: cst.CSTNode | None) -> set[str]:
+    """What a value that names a task is: the key it reads, or a string literal (quoted,
+    so that no key equals it)."""
+    if type(node) is cst.SimpleString and (text := string_value(node)) is not None:
+        return {repr(text)}
+    key = dotted(node) if node is not None else None
+    return {key} if key else set()
+
+
+def _named_in(node: cst.CSTNode | None, slots: tuple[str, ...]) -> set[str]:
+    """What the dicts in ``node`` give ``slots`` (see :func:`_id_value`). A JSON-RPC
+    request's own ``id``, beside its ``method``, names no task."""
+    found: set[str] = set()
+    if isinstance(node, cst.Dict):
+        entries = [(string_value(e.key), e.value) for e in node.elements if isinstance(e, cst.DictElement)]
+        request = any(slot == "method" for slot, _ in entries)
+        for slot, value in entries:
+            if slot in slots and not (request and slot == "id"):
+                found |= _id_value(value)
+            found |= _named_in(value, slots)
+    elif isinstance(node, cst.Call):
+        for arg in node.args:
+            found |= _named_in(arg.value, slots)
     return found
 
 

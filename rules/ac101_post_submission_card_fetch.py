@@ -24,7 +24,9 @@ class PostSubmissionCardFetch(Rule):
     function touches no task but the ones it submits after the fetch (or, for
     a `refresh()` that touches no task, when its caller goes on that way).
     A task the function makes after the fetch is new, not submitted: an id
-    it mints (`uuid4()`), an id read from its own later send's stream. The
+    it mints (`uuid4()`), an id read from its own later send's stream, an id
+    it gives the task in a later `tasks/send` (`send_task(payload={"id":
+    "job-7", ...})`), which creates the task of that id. The
     test a retry leaves through once the fetch returned (`if card: break`)
     decides nothing, and neither do a response's status and headers.
     A fetch inside helpers that hand the card back is reported at the fetch

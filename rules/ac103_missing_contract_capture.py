@@ -80,7 +80,8 @@ class MissingContractCapture(Rule):
 
     ## Covers
     a2a-sdk 0.2 (`A2AClient.send_message[_streaming]`), 0.3 and 1.x
-    (`Client.send_message`), python-a2a, fasta2a, ADK's send, raw JSON-RPC
+    (`Client.send_message`), the `tasks/send` era's `A2AClient.send_task[_streaming]`
+    (early a2a, the A2A samples' `common.client`), python-a2a, fasta2a, ADK's send, raw JSON-RPC
     `message/send`, `message/stream`, `tasks/send`, `SendMessage`,
     `SendStreamingMessage` and REST `POST /message:send`.
 

@@ -113,3 +113,59 @@ def test_a_send_wrapper_that_re_reads_the_card_is_reported_at_the_fetch_only():
             courier.send_message(input("> "))
     """
     assert findings(source, "AC104") == [10]
+
+
+# -- the tasks/send era: the id the client gives a task in the send creates it (AC101, AC103) --
+
+LEGACY_CLIENT = """
+from a2a.client import A2AClient
+
+
+async def convert(url: str, amount: str):
+    client = await A2AClient.get_client_from_agent_card_url(url)
+    order = {"id": "fx-42", "sessionId": "s-1",
+             "message": {"role": "user", "parts": [{"type": "text", "text": amount}]}}
+    print(await client.send_task(payload=order))
+    print(await client.get_task(payload={"id": "fx-42"}))
+    async for chunk in client.send_task_streaming(payload=order):
+        print(chunk)
+    await client.cancel_task(payload={"id": "fx-42"})
+"""
+
+
+def test_a_legacy_send_task_is_a_submission():
+    assert findings(LEGACY_CLIENT, "AC103") == [9, 11]
+
+
+def test_polling_the_id_a_legacy_send_gave_its_task_is_not_after_an_earlier_submission():
+    assert findings(LEGACY_CLIENT, "AC101") == []
+
+
+def test_a_raw_tasks_send_with_a_client_chosen_id_creates_the_task():
+    source = """
+    import httpx
+
+
+    async def nightly(http: httpx.AsyncClient, base: str, day: str):
+        card = (await http.get(f"{base}/.well-known/agent.json")).json()
+        job = f"report-{day}"
+        await http.post(card["url"], json={"jsonrpc": "2.0", "id": 1, "method": "tasks/send", "params": {
+            "id": job, "message": {"role": "user", "parts": [{"type": "text", "text": day}]}}})
+        status = await http.post(card["url"], json={"jsonrpc": "2.0", "id": 2, "method": "tasks/get",
+                                                    "params": {"id": job}})
+        return status.json()["result"]["status"]["state"]
+    """
+    assert findings(source, "AC101") == []
+
+
+def test_a_card_fetched_after_the_legacy_send_still_decides_on_its_task():
+    source = """
+    from a2a.client import A2AClient
+
+
+    async def convert(sender: A2AClient, url: str):
+        await sender.send_task(payload={"id": "fx-42", "message": {"role": "user", "parts": []}})
+        poller = await A2AClient.get_client_from_agent_card_url(url)
+        return await poller.get_task(payload={"id": "fx-42"})
+    """
+    assert findings(source, "AC101") == [7]
