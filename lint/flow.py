@@ -424,6 +424,23 @@ class Flow:
             (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in origins for a in self.expr_atoms(expr, fact)
         )
 
+    def card_use(self, call: Call, fetch: Call) -> str | None:
+        """How ``call`` uses the card ``fetch`` yields: ``"client"``, made through a client
+        built from it (``A2AClient(agent_card=card).send_message``, the client
+        ``ClientFactory.connect(url)`` hands back), or ``"passed"``, given a value derived
+        from it (the card, its URL, a transport); None when it uses nothing of it (a card
+        only logged beside a client built from a configured URL)."""
+        if call.receiver is not None and self.depends_on_fetch(Expr(reads={call.receiver}), call, fetch):
+            return "client"
+        receiver = call.receiver_call
+        while receiver is not None:  # `factory.create(card).send_message(m)`
+            if receiver is fetch or any(self.depends_on_fetch(a.value, call, fetch) for a in receiver.arguments):
+                return "client"
+            receiver = receiver.receiver_call
+        if any(self.depends_on_fetch(a.value, call, fetch) for a in call.arguments):
+            return "passed"
+        return None
+
     def yields_card(self, call: Call) -> bool:
         """``call`` hands back the card it fetches (not a task it sent with it)."""
         if "card-fetch" in self.roles(call):

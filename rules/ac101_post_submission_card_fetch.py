@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from a2alint.flow import Anchor, Flow, flow_of
-from a2alint.model import Call, Expr, ModuleModel
+from a2alint.model import Call, ModuleModel
 from a2alint.rule import Note, Rule
 
 #: Calls a fetched card decides when it is passed to them or the client it built makes them.
@@ -350,11 +350,10 @@ async def delegate(client, message, url):
             acting = [role for role in DECIDING_ROLES if flow.chain(call, role)]
             if not acting:
                 continue
-            client = call.receiver is not None and flow.depends_on_fetch(Expr(reads={call.receiver}), call, fetch)
-            passed = any(flow.depends_on_fetch(a.value, call, fetch) for a in call.arguments)
-            if not (client or passed):
+            use = flow.card_use(call, fetch)
+            if use is None:
                 continue
-            label = f"a client built from {card} now drives the task" if client else f"{card} is passed to this call"
+            label = f"a client built from {card} now drives the task" if use == "client" else f"{card} is passed to this call"
             what = flow.acts_on_task(call, fetch)
             anchor = None
             if what is not None and not flow.task_made_after(call, fetch):

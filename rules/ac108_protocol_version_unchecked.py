@@ -11,11 +11,14 @@ class ProtocolVersionUnchecked(Rule):
     """A fetched card is used to send without checking its protocol version.
 
     ## What it does
-    Flags a `send` in a function that fetched the peer's card (directly or
-    through `ClientFactory.connect` / `create_client(url)`) when nothing in
-    that function or its class compares the card's `protocolVersion` (v1.0:
+    Flags a `send` that uses a card its function fetched (directly or
+    through `ClientFactory.connect` / `create_client(url)`): made through a
+    client built from it, or given the card or a value derived from it (its
+    URL, a transport), when nothing in that function or its class compares
+    the card's `protocolVersion` (v1.0:
     `supportedInterfaces[].protocolVersion`) with the versions the client
-    supports.
+    supports. A card only logged beside a send that uses nothing of it is
+    not used to send.
 
     ## Why is this bad?
     Version skew voids every freshness rule: field semantics differ between
@@ -89,8 +92,8 @@ async def delegate(http, url, message):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            fetch = next((c for c in scope.calls if (f := flow.effective(c, "card-fetch")) and not flow.is_probe(f)), None)
-            if fetch is None:
+            fetches = [c for c in scope.calls if (f := flow.effective(c, "card-fetch")) and not flow.is_probe(f)]
+            if not fetches:
                 continue
             scopes = flow.class_scopes(scope)
             checked = any(
@@ -105,7 +108,10 @@ async def delegate(http, url, message):
             if checked:
                 continue
             for call in scope.calls:
-                if "send" in flow.roles(call) and call.order > fetch.order:
+                if "send" not in flow.roles(call):
+                    continue
+                fetch = next((f for f in fetches if f.order < call.order and flow.card_use(call, f)), None)
+                if fetch is not None:
                     self.report(
                         call.node,
                         "card used to send without its protocol version being compared with the supported versions",

@@ -169,3 +169,46 @@ def test_a_card_fetched_after_the_legacy_send_still_decides_on_its_task():
         return await poller.get_task(payload={"id": "fx-42"})
     """
     assert findings(source, "AC101") == [7]
+
+
+# -- a card only logged is not used to send (AC108) --
+
+
+def test_a_card_only_logged_beside_a_client_built_from_the_url_is_not_used_to_send():
+    source = """
+    from uuid import uuid4
+    import httpx
+    from a2a.client import A2ACardResolver, A2AClient
+    from a2a.types import Message, MessageSendParams, SendMessageRequest, TextPart
+
+
+    async def greet(url: str, built_from_card: bool):
+        async with httpx.AsyncClient() as http:
+            card = await A2ACardResolver(http, url).get_agent_card()
+            print("peer:", card.name, card.description)
+            plain = A2AClient(httpx_client=http, url=url)
+            request = SendMessageRequest(id=uuid4().hex, params=MessageSendParams(message=Message(
+                role="user", message_id=uuid4().hex, parts=[TextPart(text="hello")])))
+            await plain.send_message(request)
+            await A2AClient(httpx_client=http, agent_card=card).send_message(request)
+    """
+    assert findings(source, "AC108", preview=True) == [16]
+
+
+def test_a_raw_post_to_the_configured_endpoint_does_not_use_the_printed_card():
+    source = """
+    import requests
+
+    ENDPOINT = "http://localhost:8080/"
+
+
+    def ping(base: str):
+        about = requests.get(base + "/.well-known/agent.json").json()
+        print(f"connected to {about['name']} v{about['version']}")
+        body = {"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                "params": {"message": {"role": "user", "messageId": "m1", "parts": [{"kind": "text", "text": "hi"}]}}}
+        requests.post(ENDPOINT, json=body)
+        requests.post(about["url"], json=body)
+    """
+    assert findings(source, "AC108", preview=True) == [13]
+
