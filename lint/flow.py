@@ -993,7 +993,7 @@ class Flow:
         if call.receiver_call is not None or call.receiver:
             atoms |= {a for a in self.analysis.resolve(values.receiver(call)) if a[0] in (TASK, STATUS)}
         tasks = [a for a in atoms if a[0] in (TASK, STATUS) and isinstance(a[1], Call)]
-        if any(a[1].scope is scope and not runs_before(a[1], fact) for a in tasks):
+        if any(a[1].scope is scope and not runs_before(a[1], fact) and not (a[1] is call and self._id_from_callers(call)) for a in tasks):
             return True
         ids = _acted_on_ids(values, call)
         if not ids:
@@ -1004,6 +1004,14 @@ class Flow:
         if ids & {found for send in later for found in _supplied_ids(values, send)}:
             return True  # the id the client gave the task in the send that creates it
         return all(self._minted_here(values, frozenset({key}), call, after=fact) for key in ids)
+
+    def _id_from_callers(self, call: Call) -> bool:
+        """The task id ``call`` sends comes in through a parameter of its function: a task
+        ``call`` handed back then was made by an earlier run of it, before anything this
+        run does (``task_id = await turn(url, text, task_id)`` in the caller's loop)."""
+        values = self.analysis.values(call.scope)
+        sources = [keys for arg in call.arguments for keys in _task_ids(values, arg.value, call, 4)]
+        return bool({key.split(".")[0] for keys in sources for key in keys} & set(values.params))
 
     def _loop_iter_call(self, scope: Scope, frame: Frame, roles: tuple[str, ...]) -> Call | None:
         bind = loop_bind(scope, frame)

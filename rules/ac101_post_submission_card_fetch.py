@@ -26,7 +26,10 @@ class PostSubmissionCardFetch(Rule):
     A task the function makes after the fetch is new, not submitted: an id
     it mints (`uuid4()`), an id read from its own later send's stream, an id
     it gives the task in a later `tasks/send` (`send_task(payload={"id":
-    "job-7", ...})`), which creates the task of that id. The
+    "job-7", ...})`), which creates the task of that id. A task a send
+    handed back on an earlier call of its function and is given again (a
+    caller's loop `task_id = await turn(url, text, task_id)`, through any
+    helper that picks the id out) is one already submitted. The
     test a retry leaves through once the fetch returned (`if card: break`)
     decides nothing, and neither do a response's status and headers.
     A fetch inside helpers that hand the card back is reported at the fetch

@@ -212,3 +212,62 @@ def test_a_raw_post_to_the_configured_endpoint_does_not_use_the_printed_card():
     """
     assert findings(source, "AC108", preview=True) == [13]
 
+
+# -- a per-turn helper that re-reads the card continues the task the turn before made (AC101) --
+
+
+def test_the_task_a_helper_returned_on_the_last_turn_is_continued_after_a_fresh_card_read():
+    source = """
+    from uuid import uuid4
+    import httpx
+    from a2a.client import A2ACardResolver, A2AClient
+    from a2a.types import Message, MessageSendParams, SendMessageRequest, Task, TextPart
+
+
+    async def _deliver(url: str, text: str, task_id: str | None):
+        async with httpx.AsyncClient() as http:
+            card = await A2ACardResolver(http, url).get_agent_card()
+            client = A2AClient(httpx_client=http, agent_card=card)
+            message = Message(role="user", message_id=uuid4().hex, task_id=task_id, parts=[TextPart(text=text)])
+            return await client.send_message(SendMessageRequest(id=uuid4().hex, params=MessageSendParams(message=message)))
+
+
+    async def _turn(url: str, text: str, task_id: str | None) -> str | None:
+        outcome = (await _deliver(url, text, task_id)).root.result
+        return outcome.id if isinstance(outcome, Task) else task_id
+
+
+    async def interview(url: str, answers: list[str]):
+        open_task = None
+        for answer in answers:
+            open_task = await _turn(url, answer, open_task)
+    """
+    assert findings(source, "AC101") == [10]
+
+
+def test_a_raw_turn_helper_pair_continuing_the_returned_task_id_re_reads_the_card_after_submission():
+    source = """
+    import requests
+
+
+    def post_turn(base, text, task_id=None):
+        card = requests.get(base + "/.well-known/agent-card.json").json()
+        message = {"role": "user", "messageId": text, "parts": [{"kind": "text", "text": text}]}
+        if task_id:
+            message["taskId"] = task_id
+        body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": message}}
+        return requests.post(card["url"], json=body).json()
+
+
+    def next_task(base, text, task_id):
+        reply = post_turn(base, text, task_id)
+        return reply["result"]["id"]
+
+
+    def session(base, lines):
+        task_id = None
+        while lines:
+            task_id = next_task(base, lines.pop(0), task_id)
+    """
+    assert findings(source, "AC101") == [6]
+
