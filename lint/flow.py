@@ -441,6 +441,15 @@ class Flow:
             return "passed"
         return None
 
+    def card_allows(self, call: Call, fetch: Call) -> bool:
+        """``call`` runs only as a field of the card ``fetch`` yields allows (its transport,
+        a capability): ``if card["preferredTransport"] != "JSONRPC": raise`` before it,
+        ``if card.capabilities.streaming:`` around it; not a test that there is a card."""
+        return any(
+            self.depends_on_fetch(test.expr, test, fetch) and _says_of_card(self.expr_atoms(test.expr, test))
+            for test, _holds in self.guards(call)
+        )
+
     def yields_card(self, call: Call) -> bool:
         """``call`` hands back the card it fetches (not a task it sent with it)."""
         if "card-fetch" in self.roles(call):

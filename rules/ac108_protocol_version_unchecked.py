@@ -11,11 +11,13 @@ class ProtocolVersionUnchecked(Rule):
     """A fetched card is used to send without checking its protocol version.
 
     ## What it does
-    Flags a `send` that uses a card its function fetched (directly or
-    through `ClientFactory.connect` / `create_client(url)`): made through a
-    client built from it, or given the card or a value derived from it (its
-    URL, a transport), when nothing in that function or its class compares
-    the card's `protocolVersion` (v1.0:
+    Flags a `send` (itself, or a call of a project function that sends) that
+    uses a card its function fetched (directly or through
+    `ClientFactory.connect` / `create_client(url)`): made through a client
+    built from it, given the card or a value derived from it (its URL, a
+    transport), or run only as a field of it allows (its preferred
+    transport, a capability), when nothing in that function or its class
+    compares the card's `protocolVersion` (v1.0:
     `supportedInterfaces[].protocolVersion`) with the versions the client
     supports. A card only logged beside a send that uses nothing of it is
     not used to send.
@@ -108,9 +110,11 @@ async def delegate(http, url, message):
             if checked:
                 continue
             for call in scope.calls:
-                if "send" not in flow.roles(call):
-                    continue
-                fetch = next((f for f in fetches if f.order < call.order and flow.card_use(call, f)), None)
+                if not flow.chain(call, "send"):
+                    continue  # a send, itself or through the project functions it calls
+                fetch = next(
+                    (f for f in fetches if f.order < call.order and (flow.card_use(call, f) or flow.card_allows(call, f))), None
+                )
                 if fetch is not None:
                     self.report(
                         call.node,

@@ -271,3 +271,48 @@ def test_a_raw_turn_helper_pair_continuing_the_returned_task_id_re_reads_the_car
     """
     assert findings(source, "AC101") == [6]
 
+
+# -- a send through a helper that a field of the card decides uses the card (AC108) --
+
+
+def test_a_module_helper_send_that_the_cards_transport_decides_uses_the_card():
+    source = """
+    import requests
+
+
+    def _rpc(url: str, method: str, params: dict) -> dict:
+        return requests.post(url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).json()
+
+
+    def submit(base: str, endpoint: str, text: str) -> dict:
+        card = requests.get(base + "/.well-known/agent-card.json").json()
+        if card.get("preferredTransport", "JSONRPC") != "JSONRPC":
+            raise RuntimeError("this client speaks JSON-RPC only")
+        return _rpc(endpoint, "message/send", {"message": {
+            "role": "user", "messageId": "m-1", "parts": [{"kind": "text", "text": text}]}})
+    """
+    assert findings(source, "AC108", preview=True) == [13]
+
+
+def test_a_helper_send_run_only_when_the_card_allows_streaming_uses_the_card():
+    source = """
+    import httpx
+    from a2a.client import A2ACardResolver
+
+
+    async def _stream(http: httpx.AsyncClient, url: str, text: str):
+        body = {"jsonrpc": "2.0", "id": 7, "method": "message/stream", "params": {"message": {
+            "role": "user", "messageId": "m-7", "parts": [{"kind": "text", "text": text}]}}}
+        async with http.stream("POST", url, json=body) as events:
+            async for line in events.aiter_lines():
+                print(line)
+
+
+    async def watch(http: httpx.AsyncClient, base: str, endpoint: str, text: str):
+        card = await A2ACardResolver(http, base).get_agent_card()
+        if card.capabilities.streaming:
+            await _stream(http, endpoint, text)
+        else:
+            print("the peer cannot stream")
+    """
+    assert findings(source, "AC108", preview=True) == [17]
