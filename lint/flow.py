@@ -432,6 +432,8 @@ class Flow:
         only logged beside a client built from a configured URL)."""
         if call.receiver is not None and self.depends_on_fetch(Expr(reads={call.receiver}), call, fetch):
             return "client"
+        if call.receiver is not None and self._built_with(call.receiver, call, fetch):
+            return "client"
         receiver = call.receiver_call
         while receiver is not None:  # `factory.create(card).send_message(m)`
             if receiver is fetch or any(self.depends_on_fetch(a.value, call, fetch) for a in receiver.arguments):
@@ -440,6 +442,16 @@ class Flow:
         if any(self.depends_on_fetch(a.value, call, fetch) for a in call.arguments):
             return "passed"
         return None
+
+    def _built_with(self, key: str, fact: Fact, fetch: Call) -> bool:
+        """``key`` holds an object of a project class made with the card ``fetch`` yields
+        (``link = PeerLink(card, url)``): what it sends goes out under that card."""
+        binds, _ = self.analysis.values(fact.scope).reaching(key, fact)
+        return bool(binds) and all(
+            b.direct is not None and self._constructs(b.direct)
+            and any(self.depends_on_fetch(a.value, b, fetch) for a in b.direct.arguments)
+            for b in binds
+        )
 
     def card_allows(self, call: Call, fetch: Call) -> bool:
         """``call`` runs only as a field of the card ``fetch`` yields allows (its transport,

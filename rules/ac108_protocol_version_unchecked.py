@@ -14,7 +14,8 @@ class ProtocolVersionUnchecked(Rule):
     Flags a `send` (itself, or a call of a project function that sends) that
     uses a card its function fetched (directly or through
     `ClientFactory.connect` / `create_client(url)`): made through a client
-    built from it, given the card or a value derived from it (its URL, a
+    built from it or an object of the project made with it (`PeerLink(card,
+    url).send_message(...)`), given the card or a value derived from it (its URL, a
     transport), or run only as a field of it allows (its preferred
     transport, a capability), when nothing in that function or its class
     compares the card's `protocolVersion` (v1.0:

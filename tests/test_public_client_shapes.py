@@ -316,3 +316,52 @@ def test_a_helper_send_run_only_when_the_card_allows_streaming_uses_the_card():
             print("the peer cannot stream")
     """
     assert findings(source, "AC108", preview=True) == [17]
+
+
+def test_a_connection_wrapper_built_from_the_card_sends_with_it():
+    source = """
+    from uuid import uuid4
+    import httpx
+    from a2a.client import A2ACardResolver, A2AClient
+    from a2a.types import AgentCard, Message, MessageSendParams, SendMessageRequest, TextPart
+
+
+    class Channel:
+        def __init__(self, http: httpx.AsyncClient, card: AgentCard):
+            self.client = A2AClient(httpx_client=http, agent_card=card)
+
+        async def send_message(self, request: SendMessageRequest):
+            return await self.client.send_message(request)
+
+
+    async def hello(url: str):
+        async with httpx.AsyncClient() as http:
+            card = await A2ACardResolver(http, url).get_agent_card()
+            channel = Channel(http, card)
+            request = SendMessageRequest(id=uuid4().hex, params=MessageSendParams(message=Message(
+                role="user", message_id=uuid4().hex, parts=[TextPart(text="hello")])))
+            return await channel.send_message(request)
+    """
+    assert findings(source, "AC108", preview=True) == [22]
+
+
+def test_a_raw_peer_object_made_from_the_card_json_sends_with_it():
+    source = """
+    import requests
+
+
+    class Peer:
+        def __init__(self, card: dict):
+            self.endpoint = card["url"]
+
+        def ask(self, text: str) -> dict:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {
+                "role": "user", "messageId": "m-1", "parts": [{"kind": "text", "text": text}]}}}
+            return requests.post(self.endpoint, json=body).json()
+
+
+    def greet(base: str) -> dict:
+        peer = Peer(requests.get(base + "/.well-known/agent.json").json())
+        return peer.ask("hello")
+    """
+    assert findings(source, "AC108", preview=True) == [17]
