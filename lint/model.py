@@ -150,6 +150,32 @@ def target_keys(target: cst.CSTNode) -> list[str]:
     return [key] if key else []
 
 
+def _held_tuple(bind: "Bind", binds_of: dict[str, list["Bind"]], scope: "Scope") -> "Bind | None":
+    """The bind of the tuple ``bind`` unpacks element by element (``a, b = pair`` where
+    ``pair = (x, y)`` is bound once, before it, and what ``x`` and ``y`` read is not bound
+    in between), or None."""
+    node = bind.node
+    if bind.kind != "assign" or bind.weak or len(bind.targets) < 2 or type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if type(target) not in (cst.Tuple, cst.List) or len(target.elements) != len(bind.targets) \
+            or any(type(e.value) not in (cst.Name, cst.Attribute) for e in target.elements):
+        return None
+    if type(node.value) is not cst.Name or any(p.name == node.value.value for p in scope.params):
+        return None
+    holders = binds_of.get(node.value.value, [])
+    if len(holders) != 1:
+        return None
+    holder = holders[0]
+    elements = holder.value.elements
+    if holder.kind != "assign" or holder.weak or holder.order >= bind.order or elements is None \
+            or len(elements) != len(bind.targets) or type(holder.value.node) is not cst.Tuple:
+        return None
+    read = {key.split(".")[0] for element in elements for key in element.keys}
+    between = any(holder.order < other.order < bind.order for key in read for other in binds_of.get(key, ()))
+    return None if between else holder
+
+
 def _weak_target(target: cst.CSTNode) -> bool:
     """``d[k] = v`` adds to what ``d`` holds; it does not replace it."""
     if type(target) is cst.Subscript:
@@ -1139,6 +1165,30 @@ class ModelBuilder:
         self._path = None
         frame.end = self.order
         self.collectors = self.saved_collectors.pop()
+        self._unpack_held_tuples(scope)
+
+    def _unpack_held_tuples(self, scope: Scope) -> None:
+        """``entry = (card, time.time())`` then ``card, fetched_at = entry``: each name
+        unpacked from a tuple a local holds is bound as if to its element, one bind per
+        name, so that what the element is (a call, a copy, a placeholder) is what the name
+        is. Only where the holder is bound once and nothing its elements read is bound
+        between it and the unpacking: the element is what it was when held."""
+        binds_of: dict[str, list[Bind]] = {}
+        for bind in scope.binds:
+            for target in bind.targets:
+                binds_of.setdefault(target, []).append(bind)
+        unpacked: list[Bind] = []
+        for bind in scope.binds:
+            holder = _held_tuple(bind, binds_of, scope)
+            if holder is None:
+                unpacked.append(bind)
+                continue
+            for target, element, node in zip(bind.targets, holder.value.elements, holder.value.node.elements):
+                one = Bind(bind.node, scope, bind.order, bind.path, [target], element)
+                self._describe(one, node.value)
+                self._condition_shape(one, node.value)
+                unpacked.append(one)
+        scope.binds[:] = unpacked
 
     # -- expressions --
     def _read(self, node: cst.CSTNode) -> None:
@@ -1345,11 +1395,16 @@ class ModelBuilder:
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
                     annotation, weak=weak)
         self._describe(bind, node.value)
-        if kind is not cst.AugAssign and _may_be_condition(node.value):
-            shape = shape_of(node.value, self._call_index())
+        if kind is not cst.AugAssign:
+            self._condition_shape(bind, node.value)
+        self.scope.binds.append(bind)
+
+    def _condition_shape(self, bind: Bind, value: cst.CSTNode | None) -> None:
+        """The bound value's form when it is a condition (``missing = x not in ids``)."""
+        if _may_be_condition(value):
+            shape = shape_of(value, self._call_index())
             if shape[0] in _CONDITIONS:
                 bind.shape = shape
-        self.scope.binds.append(bind)
 
     def _elements(self, expr: Expr, value: cst.CSTNode | None) -> None:
         """A tuple's elements, each as its own expression (``doc, digest = load()``)."""
