@@ -481,11 +481,24 @@ class Flow:
         """``key`` is kept beyond the function: on the object, or in a module-level name."""
         root = key.split(".")[0]
         if root == "self":
-            return True
+            return not self._transient(key, scope)
         if scope is not None and root in self.analysis.values(scope).locals:
             return False
         model = self.analysis.model_of(scope) if scope is not None else self.model
         return root in self.analysis.module_names(model)
+
+    def _transient(self, key: str, scope: Scope | None) -> bool:
+        """``self.x`` is only read straight back where it is stored (``self._card = card``;
+        ``card = self.get_card()``), and no code in reach calls that getter elsewhere."""
+        cls = self.analysis.class_of(scope) if scope is not None and key.count(".") == 1 else None
+        getter = cls.transient.get(key.split(".")[1]) if cls is not None else None
+        if getter is None:
+            return False
+        model = self.analysis.model_of(scope)
+        return all(
+            call.receiver == "self" and call.scope.class_name == cls.name
+            for call in self.analysis._nearby(model, "calls", getter)
+        )
 
     def keeps(self, call: Call, kept: Iterable[str]) -> bool:
         """``call`` stores what ``kept`` holds beyond its function: a method of a lasting

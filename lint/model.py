@@ -176,6 +176,79 @@ def _held_tuple(bind: "Bind", binds_of: dict[str, list["Bind"]], scope: "Scope")
     return None if between else holder
 
 
+def _returned_attribute(scope: "Scope") -> str | None:
+    """``x`` for a method whose whole body is ``return self.x`` (a getter), else None."""
+    body = scope.node.body.body if type(scope.node.body) is cst.IndentedBlock else ()
+    exits = scope.exits
+    if len(body) != 1 or len(exits) != 1 or scope.binds or scope.calls or type(exits[0].value.node) is not cst.Attribute:
+        return None
+    [key] = exits[0].value.reads or [None]
+    return key[len("self."):] if key and key.startswith("self.") and key.count(".") == 1 else None
+
+
+def _store_read_back(bind: "Bind", getters: dict[str, str], binds_of: dict[str, list["Bind"]], scope: "Scope") -> "Bind | None":
+    """The store ``self.x = value`` that ``bind`` (``name = self.get_x()``) reads straight
+    back through a getter, or None."""
+    if bind.kind != "assign" or bind.weak or len(bind.targets) != 1 or "." in bind.targets[0] or type(bind.node) is not cst.Assign:
+        return None
+    read = bind.value.node
+    call = bind.direct
+    if call is not None and call.node is read and call.receiver == "self" and not call.arguments:
+        name, property_read = call.method, False
+    elif type(read) is cst.Attribute and bind.copy_of and bind.copy_of.startswith("self.") and bind.copy_of.count(".") == 1:
+        name, property_read = bind.copy_of[len("self."):], True
+    else:
+        return None
+    attribute, is_property = getters.get(name or "", (None, False))
+    if attribute is None or is_property != property_read:
+        return None
+    stores = [b for b in binds_of.get(f"self.{attribute}", ()) if b.order < bind.order]
+    if len(stores) != 1 or stores[0].kind != "assign" or stores[0].weak or stores[0].targets != [f"self.{attribute}"]:
+        return None
+    store = stores[0]
+    if type(store.node) is not cst.Assign or not _encloses(store.path, bind.path):
+        return None
+    own = {id(c) for c in bind.value.calls}
+    if any(store.order < c.order < bind.order and id(c) not in own for c in scope.calls):
+        return None
+    read_keys = {key.split(".")[0] for key in store.value.keys}
+    if any(store.order < other.order < bind.order for key in read_keys for other in binds_of.get(key, ())):
+        return None
+    return store
+
+
+def _read_elsewhere(attribute: str, getter: str, methods, read_back: set[int], own: "Scope") -> bool:
+    """``self.<attribute>`` is read in the class other than straight back where it is
+    stored: by a method other than its getter ``own``, or through a call of the getter
+    (or a read of it, when a property) that is not such a read-back."""
+    key, through = f"self.{attribute}", f"self.{getter}"
+    for scope in methods:
+        if scope is own:
+            continue
+        exprs = [b.value for b in scope.binds] + [t.expr for t in scope.tests] + [e.value for e in (*scope.exits, *scope.yields)]
+        exprs += [c.args for c in scope.calls]
+        for expr in exprs:
+            if key in expr.keys or (through in expr.keys and id(expr.node) not in read_back):
+                return True
+        for call in scope.calls:
+            if call.receiver == key or (call.callee == through and id(call.node) not in read_back):
+                return True
+    return False
+
+
+def _binds_by_target(scope: "Scope") -> dict[str, list["Bind"]]:
+    found: dict[str, list[Bind]] = {}
+    for bind in scope.binds:
+        for target in bind.targets:
+            found.setdefault(target, []).append(bind)
+    return found
+
+
+def _encloses(outer: "Path", inner: "Path") -> bool:
+    """A fact on control path ``outer`` sits in a block that holds ``inner``'s."""
+    return inner[:len(outer)] == outer
+
+
 def _weak_target(target: cst.CSTNode) -> bool:
     """``d[k] = v`` adds to what ``d`` holds; it does not replace it."""
     if type(target) is cst.Subscript:
@@ -520,6 +593,9 @@ class ClassFacts:
     fields: dict[str, tuple[str | None, "Bind | None"]] = field(default_factory=dict)
     #: The scope the class body's binds are recorded in.
     scope: Scope | None = None
+    #: Attributes the class only ever reads straight back where it stores them, through
+    #: a getter method (``self._card = card``; ``card = self.get_card()``) -> that getter.
+    transient: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"Class({self.qualname})"
@@ -1046,6 +1122,7 @@ class ModelBuilder:
         kind = type(node)
         if kind is cst.ClassDef:
             facts = self.classes.pop()
+            self._read_back_stored(node, facts)
             for bind in facts.scope.binds if facts.scope is not None else ():
                 if bind.path and bind.path[-1][0] is frame and bind.kind == "assign":
                     for target in bind.targets:
@@ -1173,10 +1250,7 @@ class ModelBuilder:
         name, so that what the element is (a call, a copy, a placeholder) is what the name
         is. Only where the holder is bound once and nothing its elements read is bound
         between it and the unpacking: the element is what it was when held."""
-        binds_of: dict[str, list[Bind]] = {}
-        for bind in scope.binds:
-            for target in bind.targets:
-                binds_of.setdefault(target, []).append(bind)
+        binds_of = _binds_by_target(scope)
         unpacked: list[Bind] = []
         for bind in scope.binds:
             holder = _held_tuple(bind, binds_of, scope)
@@ -1184,11 +1258,41 @@ class ModelBuilder:
                 unpacked.append(bind)
                 continue
             for target, element, node in zip(bind.targets, holder.value.elements, holder.value.node.elements):
-                one = Bind(bind.node, scope, bind.order, bind.path, [target], element)
-                self._describe(one, node.value)
-                self._condition_shape(one, node.value)
-                unpacked.append(one)
+                unpacked.append(self._bound_as(bind, target, element, node.value))
         scope.binds[:] = unpacked
+
+    def _bound_as(self, bind: Bind, target: str, value: Expr, node: cst.CSTNode) -> Bind:
+        """``target``'s share of ``bind``, bound as if to ``value`` (whose tree is ``node``)."""
+        one = Bind(bind.node, bind.scope, bind.order, bind.path, [target], value, annotation=bind.annotation)
+        self._describe(one, node)
+        self._condition_shape(one, node)
+        return one
+
+    def _read_back_stored(self, node: cst.ClassDef, facts: ClassFacts) -> None:
+        """``self._card = card`` then ``card = self.get_card()`` (or ``self.card``, a
+        property) in one method, where the getter only returns ``self._card``: the name is
+        bound as if to what was stored, where nothing runs in between that could store
+        another value (no other call, no other store of it, nothing it reads rebound)."""
+        body = {id(s) for s in node.body.body} if type(node.body) is cst.IndentedBlock else set()
+        methods = {s.name: s for s in self.model.scopes if s.is_function and id(s.node) in body}
+        getters = {
+            name: (attribute, "property" in s.decorators)
+            for name, s in methods.items() if (attribute := _returned_attribute(s))
+        }
+        if not getters:
+            return
+        read_back: set[int] = set()  # the getter calls and reads turned into what was stored
+        for scope in methods.values():
+            binds_of = _binds_by_target(scope)
+            for index, bind in enumerate(scope.binds):
+                store = _store_read_back(bind, getters, binds_of, scope)
+                if store is not None:
+                    read_back.add(id(bind.value.node))
+                    scope.binds[index] = self._bound_as(bind, bind.targets[0], store.value, store.node.value)
+        facts.transient = {
+            attribute: name for name, (attribute, is_property) in getters.items()
+            if not is_property and not _read_elsewhere(attribute, name, methods.values(), read_back, methods[name])
+        }
 
     # -- expressions --
     def _read(self, node: cst.CSTNode) -> None:

@@ -336,11 +336,12 @@ class ScopeValues:
             return NOTHING
         spend(self.scope)
         self._active.add(active)
+        provisional = self.analysis.provisional
         try:
             found = compute()
         finally:
             self._active.discard(active)
-        if keep:
+        if keep and self.analysis.provisional == provisional:  # not made of an answer given mid-decision
             cache[key] = found
         return found
 
@@ -593,6 +594,8 @@ class Analysis:
         self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
+        #: How many times a call's roles were asked while being decided (each answer not final).
+        self.provisional = 0
 
     def release(self) -> None:
         """Forget every answer: the run is over. Its tables hold cycles through the facts,
@@ -1196,6 +1199,7 @@ class Analysis:
         found = self._roles.get(id(call))
         if found is None:
             if id(call) in self.deciding:
+                self.provisional += 1
                 return NOTHING
             checkpoint()
             self.deciding.add(id(call))

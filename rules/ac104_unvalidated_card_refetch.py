@@ -538,7 +538,7 @@ def refresh(base):
             for test, _holds in flow.guards(fetch, conditional=True):
                 if id(test) not in deadlines and flow.checks_expiry(test):
                     return test, "re-reads the card whenever this cache expiry check is true", "expiry", None
-        targets = set(next((b.targets for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls)), []))
+        targets = {t for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls) for t in b.targets}
         if any(test.expr.reads_any(targets) for test, _holds in guards):
             return None  # `if not card: card = fetch()`: a lazy first fetch
         for bind in scope.binds:

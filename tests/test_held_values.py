@@ -1,6 +1,8 @@
 """Values held on their way and read back: a tuple a local holds and then unpacks
 (``entry = (card, time.time())``; ``card, fetched_at = entry``) gives each name its own
-element, whatever that element is (a minted id, a condition, a fetch)."""
+element, whatever that element is (a minted id, a condition, a fetch); an attribute
+stored and read straight back through a getter (``self._card = ...``; ``card =
+self.card``) gives what was stored, and is no cache when nothing else reads it."""
 
 from __future__ import annotations
 
@@ -68,3 +70,118 @@ HELD_VERDICT = """
 
 def test_a_skill_check_kept_in_a_pair_with_its_time_still_cancels_on_skill_absence():
     assert (line_of(HELD_VERDICT, "cancel_task("), "AC102") in codes(HELD_VERDICT)
+
+
+PROPERTY_READ_BACK = """
+    import asyncio
+
+    from a2a.client import A2ACardResolver
+    from a2a.types import TaskIdParams, TaskQueryParams, TaskState
+
+
+    class PeerSession:
+        def __init__(self, client, resolver: A2ACardResolver):
+            self._client = client
+            self._resolver = resolver
+            self._card = None
+
+        @property
+        def card(self):
+            return self._card
+
+        async def follow(self, task_id: str, skill: str) -> None:
+            while True:
+                task = await self._client.get_task(TaskQueryParams(id=task_id))
+                if task.status.state in (TaskState.completed, TaskState.failed):
+                    return
+                self._card = await self._resolver.get_agent_card()
+                card = self.card
+                if skill not in {s.id for s in card.skills}:
+                    await self._client.cancel_task(TaskIdParams(id=task_id))
+                    return
+                await asyncio.sleep(5)
+"""
+
+
+def test_a_card_stored_then_read_back_through_a_property_is_the_card_stored():
+    assert (line_of(PROPERTY_READ_BACK, "cancel_task("), "AC102") in codes(PROPERTY_READ_BACK)
+
+
+LOGGED_THROUGH_A_GETTER = """
+    import asyncio
+    import logging
+
+    import httpx
+    from a2a.client import A2ACardResolver, Client
+    from a2a.types import TaskIdParams, TaskState
+
+    log = logging.getLogger(__name__)
+
+
+    class Watcher:
+        def __init__(self, http: httpx.AsyncClient, url: str):
+            self.resolver = A2ACardResolver(http, url)
+
+        def latest_card(self):
+            return self._latest
+
+        async def follow(self, client: Client, task_id: str) -> TaskState | None:
+            for attempt in range(3):
+                async for task, _update in client.resubscribe(TaskIdParams(id=task_id)):
+                    if task.status.state in (TaskState.completed, TaskState.failed):
+                        return task.status.state
+                await asyncio.sleep(2**attempt)
+            self._latest = await self.resolver.get_agent_card()
+            latest = self.latest_card()
+            log.info("peer now advertises %s; %s follows its own status", latest.version, task_id)
+            return None
+"""
+
+
+def test_an_attribute_only_read_straight_back_is_no_card_the_object_keeps_for_later():
+    assert codes(LOGGED_THROUGH_A_GETTER) == []
+
+
+KEPT_BESIDES = """
+    import asyncio
+
+    import aiohttp
+
+
+    class Mirror:
+        def __init__(self, session: aiohttp.ClientSession, base_url: str):
+            self.session = session
+            self.base_url = base_url.rstrip("/")
+            self.sent_under: dict[str, str] = {}
+            self.last_card: dict | None = None
+
+        async def delegate(self, document_url: str) -> str:
+            async with self.session.get(f"{self.base_url}/.well-known/agent-card.json") as resp:
+                card = await resp.json()
+            payload = {"message": {"role": "ROLE_USER", "messageId": document_url, "parts": [{"url": document_url}]}}
+            async with self.session.post(f"{self.base_url}/message:send", json=payload) as resp:
+                body = await resp.json()
+            self.sent_under[body["task"]["id"]] = card["version"]
+            return body["task"]["id"]
+
+        async def run(self) -> None:
+            while True:
+                async with self.session.get(f"{self.base_url}/.well-known/agent-card.json") as resp:
+                    card = await resp.json()
+                    self.last_card = card
+                for task_id, version in list(self.sent_under.items()):
+                    async with self.session.get(f"{self.base_url}/tasks/{task_id}") as resp:
+                        state = (await resp.json())["status"]["state"]
+                    if state == "TASK_STATE_WORKING" and card["version"] != version:
+                        async with self.session.post(f"{self.base_url}/tasks/{task_id}:cancel"):
+                            pass
+                await asyncio.sleep(30)
+"""
+
+
+def test_a_card_also_kept_on_the_object_is_still_the_card_the_response_gave():
+    """Storing the card asks what the attribute holds while the GET's role is being
+    decided; that answer is not final and must not be remembered for the response."""
+    found = codes(KEPT_BESIDES)
+    fetch = line_of(KEPT_BESIDES, "self.last_card = card") - 2  # the GET that card comes from
+    assert (fetch, "AC101") in found and (line_of(KEPT_BESIDES, ":cancel"), "AC105") in found, found
