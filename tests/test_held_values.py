@@ -2,7 +2,8 @@
 (``entry = (card, time.time())``; ``card, fetched_at = entry``) gives each name its own
 element, whatever that element is (a minted id, a condition, a fetch); an attribute
 stored and read straight back through a getter (``self._card = ...``; ``card =
-self.card``) gives what was stored, and is no cache when nothing else reads it."""
+self.card``) gives what was stored, and is no cache when nothing else reads it; and a
+card kept on the object besides is still the card its response gave."""
 
 from __future__ import annotations
 
@@ -107,6 +108,35 @@ def test_a_card_stored_then_read_back_through_a_property_is_the_card_stored():
     assert (line_of(PROPERTY_READ_BACK, "cancel_task("), "AC102") in codes(PROPERTY_READ_BACK)
 
 
+MINTED_THROUGH_A_GETTER = """
+    import uuid
+
+    import requests
+
+
+    class Courier:
+        def __init__(self, base: str):
+            self.base = base
+            self.http = requests.Session()
+
+        def current_ticket(self):
+            return self._ticket
+
+        def hand_over(self, parcel: str) -> dict:
+            card = self.http.get(f"{self.base}/.well-known/agent-card.json", timeout=5).json()
+            self._ticket = uuid.uuid4().hex
+            ticket = self.current_ticket()
+            body = {"jsonrpc": "2.0", "id": ticket, "method": "message/send",
+                    "params": {"message": {"role": "user", "messageId": ticket, "taskId": ticket,
+                                           "parts": [{"kind": "text", "text": parcel}]}}}
+            return self.http.post(card["url"], json=body, timeout=30).json()
+"""
+
+
+def test_an_id_minted_into_an_attribute_and_read_back_through_a_getter_is_a_new_task():
+    assert [code for _, code in codes(MINTED_THROUGH_A_GETTER) if code == "AC101"] == []
+
+
 LOGGED_THROUGH_A_GETTER = """
     import asyncio
     import logging
@@ -140,6 +170,47 @@ LOGGED_THROUGH_A_GETTER = """
 
 def test_an_attribute_only_read_straight_back_is_no_card_the_object_keeps_for_later():
     assert codes(LOGGED_THROUGH_A_GETTER) == []
+
+
+RESPONSE_HELD_ON_THE_WAY = """
+    import time
+
+    import httpx
+
+
+    class CardSource:
+        def __init__(self, http: httpx.Client, base: str):
+            self.http = http
+            self.base = base
+
+        def last_response(self):
+            return self._response
+
+        def get_agent_card(self) -> dict:
+            self._response = self.http.get(self.base + "/.well-known/agent-card.json")
+            response = self.last_response()
+            return response.json()
+
+
+    class Dispatcher:
+        max_age = 120.0
+
+        def __init__(self, source: CardSource):
+            self.source = source
+            self.doc: dict = {}
+            self.fetched_at = 0.0
+
+        def partner(self) -> dict:
+            if time.time() - self.fetched_at > self.max_age:
+                self.doc = self.source.get_agent_card()
+                self.fetched_at = time.time()
+            return self.doc
+"""
+
+
+def test_a_response_held_on_the_object_only_on_its_way_back_is_no_cache_of_the_card():
+    """The wrapper keeps no card: the dispatcher's expiring cache re-reads it, unvalidated."""
+    assert (line_of(RESPONSE_HELD_ON_THE_WAY, "self.doc = self.source.get_agent_card()"), "AC104") in codes(RESPONSE_HELD_ON_THE_WAY)
 
 
 KEPT_BESIDES = """
@@ -185,3 +256,45 @@ def test_a_card_also_kept_on_the_object_is_still_the_card_the_response_gave():
     found = codes(KEPT_BESIDES)
     fetch = line_of(KEPT_BESIDES, "self.last_card = card") - 2  # the GET that card comes from
     assert (fetch, "AC101") in found and (line_of(KEPT_BESIDES, ":cancel"), "AC105") in found, found
+
+
+KEPT_BESIDES_SYNC = """
+    import time
+
+    import requests
+
+
+    class ShipmentWatch:
+        def __init__(self, base: str):
+            self.base = base
+            self.http = requests.Session()
+            self.jobs: dict[str, str] = {}
+            self.card: dict | None = None
+
+        def submit(self, parcel: str) -> str:
+            with self.http.get(self.base + "/.well-known/agent-card.json", timeout=5) as resp:
+                card = resp.json()
+            body = {"jsonrpc": "2.0", "id": 1, "method": "message/send",
+                    "params": {"message": {"role": "user", "messageId": parcel, "parts": [{"kind": "text", "text": parcel}]}}}
+            task = self.http.post(card["url"], json=body, timeout=30).json()["result"]
+            self.jobs[task["id"]] = card["version"]
+            return task["id"]
+
+        def watch(self) -> None:
+            while self.jobs:
+                with self.http.get(self.base + "/.well-known/agent-card.json", timeout=5) as resp:
+                    latest = resp.json()
+                    self.card = latest
+                for task_id, version in list(self.jobs.items()):
+                    if latest["version"] != version:
+                        self.http.post(latest["url"], json={"jsonrpc": "2.0", "id": 2, "method": "tasks/cancel",
+                                                            "params": {"id": task_id}}, timeout=30)
+                        del self.jobs[task_id]
+                time.sleep(20)
+"""
+
+
+def test_a_card_kept_on_the_object_besides_still_decides_in_a_requests_watch_loop():
+    found = codes(KEPT_BESIDES_SYNC)
+    fetch = line_of(KEPT_BESIDES_SYNC, "self.card = latest") - 2
+    assert (fetch, "AC101") in found and (line_of(KEPT_BESIDES_SYNC, '"tasks/cancel"'), "AC105") in found, found
