@@ -767,7 +767,7 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
-def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH) -> tuple:
+def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH, written: dict[int, cst.Call] | None = None) -> tuple:
     """The form of a condition, enough to ask what it tests without the tree:
 
     ``("not", s)``, ``("or", a, b)``, ``("and", a, b)``, ``("cmp", op, left, right, calls)``
@@ -778,19 +778,21 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
     a difference of sets is true when they differ (``a - b``: an item of ``a`` is not in
     ``b``; ``a ^ b``: ``a != b``);
     a filtering comprehension is true when one item passes (``[s for s in xs if p]`` is
-    ``any(p for s in xs)``), and ``all(not p ...)`` is ``not any(p ...)``."""
+    ``any(p for s in xs)``), and ``all(not p ...)`` is ``not any(p ...)``. A call through a
+    bound method or a partial is read as the call it makes (``written``: id -> that call)."""
+    written = written or {}
     kind = type(node)
     if depth <= 0:
         return ("other", expr_keys(node))
     if kind is cst.UnaryOperation and type(node.operator) is cst.Not:
-        return ("not", shape_of(node.expression, calls, depth - 1))
+        return ("not", shape_of(node.expression, calls, depth - 1, written))
     if kind is cst.BooleanOperation:
         op = "and" if type(node.operator) is cst.And else "or"
-        return (op, shape_of(node.left, calls, depth - 1), shape_of(node.right, calls, depth - 1))
+        return (op, shape_of(node.left, calls, depth - 1, written), shape_of(node.right, calls, depth - 1, written))
     sized = _sized(node)
     if sized is not None:
         inner, empty = sized
-        shape = shape_of(inner, calls, depth - 1)
+        shape = shape_of(inner, calls, depth - 1, written)
         return ("not", shape) if empty else shape
     if kind is cst.Comparison and len(node.comparisons) == 1:
         target = node.comparisons[0]
@@ -803,6 +805,8 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
         op = _SET_DIFFERENCES[type(node.operator)]
         return ("cmp", op, expr_keys(node.left), expr_keys(node.right), (_call_of(node.left, calls), _call_of(node.right, calls)))
     if kind is cst.Call:
+        index = calls.get(id(node))
+        node = written.get(id(node), node)
         name = dotted(node.func)
         if name == "all" and _negated_items(node):
             return ("not", ("any", expr_keys(node)))
@@ -811,8 +815,8 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
         key = dotted(node)  # `slot.get("remote_ref")`: a field read
         if key is not None and name and name.endswith(".get"):
             return ("key", key)
-        if id(node) in calls:
-            return ("call", calls[id(node)])
+        if index is not None:
+            return ("call", index)
     if kind is cst.Await and type(node.expression) is cst.Call and id(node.expression) in calls:
         return ("call", calls[id(node.expression)])
     if kind in (cst.Name, cst.Attribute, cst.Subscript):
@@ -1025,6 +1029,11 @@ def _type_text(node: cst.CSTNode) -> str | None:
     return dotted(node)
 
 
+def is_partial(call: cst.Call) -> bool:
+    """``call`` makes a ``functools.partial``."""
+    return dotted(call.func) in ("partial", "functools.partial")
+
+
 class ModelBuilder:
     """Builds a :class:`ModuleModel` in one pass over the tree (driven by :func:`walk`)."""
 
@@ -1048,6 +1057,8 @@ class ModelBuilder:
         #: of one) -> the partial's call, whose arguments come first
         self.partials: dict[int, dict[str, cst.Call]] = {}
         self.partial_of: dict[int, cst.Call] = {}
+        #: id(call through a bound method or a partial) -> the call it makes, written out
+        self.written: dict[int, cst.Call] = {}
         self.statements: list[cst.CSTNode] = []
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
         #: Nodes whose key is part of a longer one being read (``card`` in ``card.skills``),
@@ -1103,7 +1114,7 @@ class ModelBuilder:
         elif kind is cst.For:
             iterated = node.iter
             if type(iterated) is cst.Call:
-                func = iterated.func
+                func, _ = self._called(iterated.func)  # `count = itertools.count; for _ in count():`
                 name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
                 frame.endless = name in _ENDLESS_ITERATORS
         elif kind is cst.With:
@@ -1171,7 +1182,7 @@ class ModelBuilder:
                 bind.order = self.order
             if attribute == "test":
                 test = next(t for t in reversed(self.scope.tests) if t.owner is original_node)
-                test.shape = shape_of(original_node.test, self._call_index())
+                test.shape = shape_of(original_node.test, self._call_index(), written=self.written)
             if self.collectors:  # an inner expression is part of the outer one too
                 outer = self.collectors[-1]
                 outer.absorb(expr, _SHARED_FIELDS)
@@ -1389,14 +1400,25 @@ class ModelBuilder:
             if held:
                 expr.grown("method_keys").add(held)
 
+    def _called(self, func: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.Call | None]:
+        """What a call of ``func`` calls, through a name that holds a bound method (``send =
+        client.send_message; send(request)``) or a ``functools.partial`` of a function
+        (``send = partial(client.send_message, m); send()``), and that partial."""
+        if type(func) is not cst.Name:
+            return func, None
+        partial = self.partials.get(id(self.scope), {}).get(func.value)
+        if partial is not None:
+            func = partial.args[0].value
+        if type(func) is cst.Name:
+            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func)
+        return func, partial
+
     def _enter_call(self, node: cst.Call) -> None:
-        func = node.func
-        if type(func) is cst.Name:  # `send = client.send_message; send(request)` calls client.send_message
-            partial = self.partials.get(id(self.scope), {}).get(func.value)
-            if partial is not None:  # `send = partial(client.send_message, m); send()` calls client.send_message(m)
-                self.partial_of[id(node)] = partial
-                func = partial.args[0].value
-            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func) if type(func) is cst.Name else func
+        func, partial = self._called(node.func)
+        if partial is not None:
+            self.partial_of[id(node)] = partial
+        if func is not node.func:  # the call it makes, the partial's arguments first
+            self.written[id(node)] = node.with_changes(func=func, args=[*(partial.args[1:] if partial else ()), *node.args])
         callee = dotted(func)
         is_method = type(func) is cst.Attribute
         method = func.attr.value if is_method else callee
@@ -1427,7 +1449,9 @@ class ModelBuilder:
         self.call_stack.append((call, collector))
         if collector is not None:
             collector.grown("calls").append(call)
-            key = dotted(node)  # card.get("skills"), getattr(card, "x"), card.model_dump()
+            if func is not node.func and call.receiver_call is not None:
+                collector.grown("calls").append(call.receiver_call)  # evaluated where bound, called here
+            key = dotted(self.written.get(id(node), node))  # card.get("skills"), getattr(card, "x"), card.model_dump()
             deriving = bool(self.deriving.get(id(collector)))
             if key:
                 collector.grown("keys").update(prefixes(key))
@@ -1447,8 +1471,6 @@ class ModelBuilder:
             value.node = arg.value
             keyword = arg.keyword.value if arg.keyword is not None else None
             call.arguments.append(Argument(keyword, arg.star, value, string_value(arg.value), is_none(arg.value)))
-            if keyword == "method" and collector is not None and (call.method or "")[:1].isupper():
-                self._method(collector, arg.value)  # `JSONRPC20Request(method=method, params=params)`
         partial = self.partial_of.pop(id(node), None)
         index = self.call_ids.get(id(partial)) if partial is not None else None
         if index is not None:
@@ -1458,6 +1480,9 @@ class ModelBuilder:
                 call.args.absorb(argument.value, _SHARED_FIELDS)
                 if collector is not None:
                     collector.absorb(argument.value, _SHARED_FIELDS)
+        method = call.keyword("method")
+        if method is not None and collector is not None and (call.method or "")[:1].isupper():
+            self._method(collector, method.value.node)  # `JSONRPC20Request(method=method, params=params)`
         if call.method in MUTATORS and call.receiver and call.arguments:
             value = Expr(node)  # what the call's arguments hold, as one value
             value.absorb(call.args, _SHARED_FIELDS)
@@ -1493,7 +1518,7 @@ class ModelBuilder:
         if kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Attribute:
             bound[targets[0]] = node.value
         elif kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Call and node.value.args \
-                and dotted(node.value.func) in ("partial", "functools.partial") and not node.value.args[0].keyword \
+                and is_partial(node.value) and not node.value.args[0].keyword \
                 and type(node.value.args[0].value) in (cst.Name, cst.Attribute):
             partials[targets[0]] = node.value
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
@@ -1506,7 +1531,7 @@ class ModelBuilder:
     def _condition_shape(self, bind: Bind, value: cst.CSTNode | None) -> None:
         """The bound value's form when it is a condition (``missing = x not in ids``)."""
         if _may_be_condition(value):
-            shape = shape_of(value, self._call_index())
+            shape = shape_of(value, self._call_index(), written=self.written)
             if shape[0] in _CONDITIONS:
                 bind.shape = shape
 
@@ -1518,10 +1543,12 @@ class ModelBuilder:
     def _describe(self, bind: Bind, value: cst.CSTNode | None) -> None:
         """What a bind's value is, where the tree says it: a call, a copy, nothing yet."""
         inner = value.expression if type(value) is cst.Await else value
-        if type(inner) is cst.Call:
+        if type(inner) is cst.Call and not is_partial(inner):  # a partial holds a callable, made by no call of it yet
             bind.direct = next((c for c in bind.value.calls if c.node is inner), None)
-        if type(inner) in (cst.Name, cst.Attribute, cst.Subscript, cst.Call):
+        if type(inner) in (cst.Name, cst.Attribute, cst.Subscript):
             bind.copy_of = dotted(inner)
+        elif type(inner) is cst.Call:
+            bind.copy_of = dotted(self.written.get(id(inner), inner))  # `dump = card.model_dump; d = dump()` copies the card
         bind.value.placeholder = is_placeholder(value)
         if type(inner) is cst.Call and (dotted(inner.func) or "").rsplit(".", 1)[-1] == "field":
             default = next((a.value for a in inner.args if a.keyword and a.keyword.value == "default"), None)
@@ -1575,7 +1602,7 @@ class ModelBuilder:
         exit_ = Exit(node, self.scope, self.order, self.path(), _EXITS[type(node)], value)
         if type(node) is cst.Return and node.value is not None:
             self._elements(value, node.value)
-            exit_.shape = shape_of(node.value, self._call_index())
+            exit_.shape = shape_of(node.value, self._call_index(), written=self.written)
             value.placeholder = is_placeholder(node.value)
             value.literal_state = literal_state(node.value)
         self.scope.exits.append(exit_)

@@ -214,16 +214,16 @@ async def pin(url):
                     )
                 elif flow.qualified(call) == "json.dumps":
                     self._check_dumps(call, flow, sinks)
-                elif (flow.is_builtin(call, "str") or flow.is_builtin(call, "repr")) and call.call.args:
+                elif (flow.is_builtin(call, "str") or flow.is_builtin(call, "repr")) and call.argument(0, "object"):
                     self._check_text(call, flow, sinks)
 
     def _check_dumps(self, call: Call, flow, sinks: list[Call]) -> None:
-        node = call.call
-        sink = flow.feeds(call, sinks) if node.args and flow.reads_card(call.args.keys, call.scope) else None
+        node, subject = call.call, call.argument(0, "obj")  # as given, a partial's arguments included
+        sink = flow.feeds(call, sinks) if subject and flow.reads_card(call.args.keys, call.scope) else None
         if sink is None:
             return
         notes = _digest_notes(call, sink)
-        whole = flow.is_card_value(node.args[0].value, call)
+        whole = flow.is_card_value(subject.value.node, call)
         sort_keys = call.keyword("sort_keys")
         sorted_keys = sort_keys is not None and isinstance(sort_keys.value.node, cst.Name) and sort_keys.value.node.value == "True"
         if whole:
@@ -235,7 +235,7 @@ async def pin(url):
             )
         elif not sorted_keys:
             fix = None
-            if sort_keys is None and not any(a.star == "**" for a in node.args):
+            if sort_keys is None and not any(a.star == "**" for a in call.arguments):
                 fix = _sort_keys_fix(node)
             self.report(
                 node,
@@ -246,7 +246,7 @@ async def pin(url):
             )
 
     def _check_text(self, call: Call, flow, sinks: list[Call]) -> None:
-        subject = call.call.args[0].value
+        subject = call.argument(0, "object").value.node
         is_dict = isinstance(subject, (cst.Dict, cst.DictComp))
         if not (is_dict or flow.is_card_value(subject, call) or flow.reads_card(call.args.keys, call.scope)):
             return
