@@ -1185,14 +1185,19 @@ class Clients:
         return seen, flip
 
     def binds(self, module: Module, node) -> bool:
-        return isinstance(module.parent(node), (cst.AssignTarget, cst.AsName, cst.Param, cst.AnnAssign)) and not (
-            isinstance(module.parent(node), cst.AnnAssign) and module.parent(node).target is not node)
+        above = module.parent(node)
+        if isinstance(above, cst.Element):
+            return paired(module, node, "targets") is not None
+        return isinstance(above, (cst.AssignTarget, cst.AsName, cst.Param, cst.AnnAssign)) and not (
+            isinstance(above, cst.AnnAssign) and above.target is not node)
 
     def bound(self, module: Module, node, flip: Flip):
         """The holders the value bound at ``node`` comes from (False: not a client's)."""
         above = module.parent(node)
         if isinstance(above, cst.Param):
             return self.passed(module, above, flip)
+        if isinstance(above, cst.Element):  # `self.url, self.http = url, httpx.Client()`
+            return self.source(module, paired(module, node, "targets"), flip)
         if isinstance(above, cst.AsName):
             item = module.parent(above)
             statement = module.parent(item)
@@ -1298,6 +1303,22 @@ class Clients:
         return (function, param.name.value) if param is not None else None
 
 
+def paired(module: Module, node, side: str):
+    """For an element of a tuple on one side of ``a, b = x, y``, the element at its place on
+    the other side (``side``: "targets" for a target's value, "value" for a value's target)."""
+    element = module.parent(node)
+    both = module.parent(element)
+    holder = module.parent(both)
+    assign = module.parent(holder) if isinstance(holder, cst.AssignTarget) else holder
+    if not (isinstance(both, cst.Tuple) and isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+        return None
+    target, value = assign.targets[0].target, assign.value
+    other = value if side == "targets" and target is both else target if side == "value" and value is both else None
+    if not (isinstance(other, cst.Tuple) and len(other.elements) == len(both.elements)) or has(assign, cst.StarredElement):
+        return None
+    return other.elements[list(both.elements).index(element)].value
+
+
 def client_groups(modules: list[Module], flavour: str) -> list[Flip]:
     """For each group of holders of clients of ``flavour`` used only by their methods, the
     changes that convert it."""
@@ -1310,7 +1331,8 @@ def client_groups(modules: list[Module], flavour: str) -> list[Flip]:
                 continue
             holder = module.parent(node)
             start = holder.asname.name if isinstance(holder, cst.WithItem) and holder.asname else (
-                holder.targets[0].target if isinstance(holder, cst.Assign) and len(holder.targets) == 1 else None)
+                holder.targets[0].target if isinstance(holder, cst.Assign) and len(holder.targets) == 1 else
+                paired(module, node, "value") if isinstance(holder, cst.Element) else None)
             if not isinstance(start, (cst.Name, cst.Attribute)) or clients.key(module, start) in done:
                 continue
             found = clients.group(module, start)

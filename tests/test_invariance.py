@@ -53,7 +53,7 @@ FLOORS: dict[str, tuple[dict[str, float], dict[str, int]]] = {
     "extract": ({"AC101": 0.85, "AC102": 0.93, "AC103": 0.9, "AC104": 0.86, "AC105": 0.7, "AC106": 0.45, "AC107": 0.5, "AC108": 0.0, "AC201": 0.06, "AC202": 0.75}, {"AC101": 2, "AC103": 25, "AC104": 1, "AC107": 10}),
     "move": ({"AC101": 0.75, "AC102": 0.87, "AC103": 1.0, "AC104": 0.6, "AC105": 0.77, "AC106": 0.8, "AC107": 0.81, "AC108": 1.0, "AC201": 0.75, "AC202": 1.0}, {}),
     "partial": ({"AC101": 0.93, "AC102": 0.81, "AC103": 0.96, "AC104": 0.94, "AC105": 0.77, "AC106": 0.9, "AC107": 0.58, "AC108": 1.0, "AC201": 1.0, "AC202": 0.75}, {}),
-    "sync-async": ({"AC101": 1.0, "AC104": 1.0, "AC105": 1.0, "AC106": 1.0}, {}),
+    "sync-async": ({"AC101": 1.0, "AC103": 1.0, "AC104": 1.0, "AC105": 1.0, "AC106": 1.0}, {}),
     "wrap-attribute": ({"AC101": 0.52, "AC102": 0.66, "AC103": 0.8, "AC104": 0.64, "AC105": 0.5, "AC106": 0.4, "AC107": 1.0, "AC201": 1.0, "AC202": 1.0}, {"AC101": 3, "AC102": 1, "AC103": 1, "AC104": 1}),
     "wrap-dataclass": ({"AC101": 0.0, "AC102": 0.0, "AC103": 0.65, "AC104": 0.83, "AC105": 0.44, "AC106": 0.1, "AC107": 0.18, "AC108": 1.0, "AC201": 0.38, "AC202": 1.0}, {"AC103": 21, "AC104": 6, "AC201": 1, "AC202": 2}),
     "wrap-dict": ({"AC101": 0.5, "AC102": 0.07, "AC103": 0.8, "AC104": 0.86, "AC105": 0.44, "AC106": 0.6, "AC107": 0.72, "AC108": 1.0, "AC201": 0.61, "AC202": 1.0}, {"AC101": 3, "AC102": 1, "AC103": 8, "AC104": 2}),
@@ -62,7 +62,7 @@ FLOORS: dict[str, tuple[dict[str, float], dict[str, int]]] = {
 
 #: rewrite -> the least cases it must apply to, where by nature it applies to fewer than a
 #: quarter of them (sync-async: httpx clients that no async-only A2A SDK object is handed)
-LEAST_APPLIED = {"sync-async": 5}
+LEAST_APPLIED = {"sync-async": 7}
 
 
 @cache
@@ -226,7 +226,8 @@ def test_a_call_through_functools_partial_is_the_functions_call_with_its_argumen
 def test_the_other_flavour_of_an_httpx_client_converts_its_callers_and_keeps_lines():
     """An async client used by its methods only becomes a sync one, and so do the functions
     left with nothing to await; a sync one becomes async with its callers, ``asyncio.run``
-    at module level. A client handed to an A2A resolver (async only) stays as it is."""
+    at module level, wherever it is held (a tuple's element included). A client handed to
+    an A2A resolver (async only) stays as it is."""
     async_code = (
         "import httpx\n"
         "async def card(http: httpx.AsyncClient, base):\n"
@@ -262,7 +263,7 @@ def test_the_other_flavour_of_an_httpx_client_converts_its_callers_and_keeps_lin
     )
     [to_async] = other_flavour(Case("p", {"p.py": sync_code}), [])
     converted = to_async.case.sources["p.py"].splitlines()
-    assert converted[0] == "import asyncio; import sys" and converted[4] == "        self.http, self.base = httpx.Client(), base"
+    assert converted[0] == "import asyncio; import sys" and converted[4] == "        self.http, self.base = httpx.AsyncClient(), base"
     assert converted[5:10] == ["        self.link = httpx.AsyncClient()", "    async def describe(self):",
                                "        return (await self.link.get(self.base)).json()", "    async def shut(self):",
                                "        (await self.link.aclose())"]
