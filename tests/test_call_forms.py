@@ -1,7 +1,17 @@
 """A call made through a bound method (``read = resp.json; read()``) or a ``functools.partial``
 (``read = partial(f, x); read()``) is the call it makes: its callee, its arguments (the
-partial's first), the receiver evaluated where it was bound. Each test writes the same
-client both ways, on the same lines, and expects the same findings."""
+partial's first), the receiver evaluated where it was bound. Each case writes the same
+client both ways and expects the same findings (on the same lines, those after a line the
+indirect form adds one further down). What each pair shows, two styles each:
+
+- endless: a loop over an endless iterator made through one is endless (AC202);
+- bound-receiver: a fetch evaluated where the method or partial is bound is read where it
+  is called, and a partial's bind holds a callable, not a call's result (AC104);
+- copy: ``dump = card.model_dump; dump()`` copies the card as ``card.model_dump()`` does (AC107);
+- search: ``partial(any, (... for s in card.skills))()`` searches the skills (AC102);
+- dumps: ``json.dumps`` through a partial is judged by the partial's arguments (AC107);
+- envelope: the JSON-RPC method given to a partial names the call (AC103).
+"""
 
 from __future__ import annotations
 
@@ -14,19 +24,13 @@ def findings(source: str, code: str) -> list[tuple[int, str]]:
     return sorted((d.line, d.code) for d in lint_source(source, select=(code,)).diagnostics)
 
 
-def same_findings(direct: str, through: str, code: str) -> None:
-    expected = findings(direct, code)
-    assert code in {c for _, c in expected}, "the direct form is reported"
-    assert findings(through, code) == expected
-
-
 ENDLESS_RESOLVER = """\
 import functools, itertools
 from a2a.client import A2ACardResolver
 
 async def wait_for_card(resolver: A2ACardResolver, digest, fingerprint):
     ticks = itertools.count
-    for _ in {loop}:
+    for _ in {form}:
         card = await resolver.get_agent_card()
         if fingerprint(card) == digest:
             return card
@@ -38,22 +42,13 @@ import requests
 
 def card_when_up(base):
     forever = functools.partial(itertools.repeat, None)
-    for _ in {loop}:
+    for _ in {form}:
         reply = requests.get(base + "/.well-known/agent-card.json", timeout=5)
         if reply.status_code == 200:
             return reply.json()
 """
 
-
-@pytest.mark.parametrize("template, direct, through", [
-    (ENDLESS_RESOLVER, "itertools.count()", "ticks()"),
-    (ENDLESS_REQUESTS, "itertools.repeat(None)", "forever()"),
-], ids=["alias-of-count", "partial-of-repeat"])
-def test_a_loop_over_an_endless_iterator_made_through_an_alias_is_endless(template, direct, through):
-    same_findings(template.format(loop=direct), template.format(loop=through), "AC202")
-
-
-REFETCH_REQUESTS = """\
+REFETCH_FUNCTION = """\
 import functools
 import requests
 
@@ -61,6 +56,20 @@ def refresh(base):
     {first}
     {second}
     return card
+"""
+
+REFETCH_SESSION = """\
+import functools
+import requests
+
+class Directory:
+    def __init__(self, base):
+        self.base, self.session = base, requests.Session()
+
+    def card(self):
+        {first}
+        {second}
+        return card
 """
 
 REFETCH_HTTPX = """\
@@ -73,46 +82,13 @@ async def reload(http: httpx.AsyncClient, base: str):
     return card
 """
 
-
-REFETCH_URLLIB = """\
-import functools, json
-from urllib.request import urlopen
-
-def refresh(base):
-    {first}
-    {second}
-    return card
-"""
-
-
-@pytest.mark.parametrize("template, code, direct, through", [
-    (REFETCH_REQUESTS, "AC104",
-     {"first": 'card = requests.get(base + "/.well-known/agent.json").json()',
-      "second": 'card = requests.get(base + "/.well-known/agent.json").json()'},
-     {"first": 'read = requests.get(base + "/.well-known/agent.json").json; card = read()',
-      "second": 'again = requests.get(base + "/.well-known/agent.json").json; card = again()'}),
-    (REFETCH_HTTPX, "AC104",
-     {"first": 'card = (await http.get(base + "/.well-known/agent-card.json")).json()',
-      "second": 'card = (await http.get(base + "/.well-known/agent-card.json")).json()'},
-     {"first": 'decode = functools.partial((await http.get(base + "/.well-known/agent-card.json")).json); card = decode()',
-      "second": 'again = functools.partial((await http.get(base + "/.well-known/agent-card.json")).json); card = again()'}),
-    (REFETCH_URLLIB, "AC104",
-     {"first": 'card = json.loads(urlopen(base + "/.well-known/agent-card.json").read())',
-      "second": 'card = json.loads(urlopen(base + "/.well-known/agent-card.json").read())'},
-     {"first": 'load = functools.partial(json.loads, urlopen(base + "/.well-known/agent-card.json").read()); card = load()',
-      "second": 'again = functools.partial(json.loads, urlopen(base + "/.well-known/agent-card.json").read()); card = again()'}),
-], ids=["alias-of-a-responses-json", "partial-of-a-responses-json", "partial-of-loads-of-a-read"])
-def test_a_fetch_evaluated_where_a_call_is_bound_is_read_where_it_is_called(template, code, direct, through):
-    same_findings(template.format(**direct), template.format(**through), code)
-
-
 WHOLE_CARD_PROTOBUF = """\
 import functools, hashlib, json
 from a2a.types import AgentCard
 from google.protobuf.json_format import MessageToDict
 
 def card_digest(card: AgentCard) -> str:
-    {dump}
+    {form}
     blob = json.dumps(payload, separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 """
@@ -123,25 +99,16 @@ from a2a.client import A2ACardResolver
 
 async def pin_contract(resolver: A2ACardResolver, store: dict) -> None:
     card = await resolver.get_agent_card()
-    {dump}
+    {form}
     store["contract"] = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 """
-
-
-@pytest.mark.parametrize("template, direct, through", [
-    (WHOLE_CARD_PROTOBUF, "payload = MessageToDict(card)", "to_dict = functools.partial(MessageToDict, card); payload = to_dict()"),
-    (WHOLE_CARD_PYDANTIC, "payload = card.model_dump()", "dump = card.model_dump; payload = dump()"),
-], ids=["partial-of-MessageToDict", "alias-of-model_dump"])
-def test_a_copy_of_the_card_made_through_an_alias_is_the_whole_card(template, direct, through):
-    same_findings(template.format(dump=direct), template.format(dump=through), "AC107")
-
 
 SKILL_HELPER = """\
 import functools
 from a2a.types import TaskIdParams
 
 def has_skill(card, skill_id):
-    {search}
+    {form}
 
 async def reconcile(client, card, task, skill_id):
     if has_skill(card, skill_id):
@@ -157,23 +124,9 @@ from a2a.types import TaskIdParams
 async def follow(client, resolver: A2ACardResolver, request, skill):
     async for task, _ in client.send_message(request):
         latest = await resolver.get_agent_card()
-        {search}
+        {form}
             await client.cancel_task(TaskIdParams(id=task.id))
 """
-
-
-@pytest.mark.parametrize("template, direct, through", [
-    (SKILL_HELPER, "return any(s.id == skill_id for s in card.skills)",
-     "offered = functools.partial(any, (s.id == skill_id for s in card.skills)); return offered()"),
-    (SKILL_INLINE, "if not any(s.id == skill for s in latest.skills):",
-     "offered = functools.partial(any, (s.id == skill for s in latest.skills))\n        if not offered():"),
-], ids=["partial-of-any-returned", "partial-of-any-tested"])
-def test_a_search_of_the_skills_made_through_a_partial_is_that_search(template, direct, through):
-    direct_source, through_source = template.format(search=direct), template.format(search=through)
-    shift = through_source.count("\n") - direct_source.count("\n")  # a line added before the cancel
-    expected = [(line + shift, code) for line, code in findings(direct_source, "AC102")]
-    assert expected and findings(through_source, "AC102") == expected
-
 
 DUMPS_WHOLE_CARD = """\
 import functools, hashlib, json
@@ -181,7 +134,7 @@ from a2a.client import A2ACardResolver
 
 async def contract_of(resolver: A2ACardResolver) -> str:
     card = await resolver.get_agent_card()
-    {dumps}
+    {form}
     return hashlib.sha256(blob.encode()).hexdigest()
 """
 
@@ -191,20 +144,9 @@ import httpx
 
 def contract_of(http: httpx.Client, base: str) -> str:
     card = http.get(base + "/.well-known/agent-card.json").json()
-    {dumps}
+    {form}
     return hashlib.sha256(blob.encode()).hexdigest()
 """
-
-
-@pytest.mark.parametrize("template, direct, through", [
-    (DUMPS_WHOLE_CARD, 'blob = json.dumps(card.model_dump(), sort_keys=True)',
-     'canonical = functools.partial(json.dumps, card.model_dump(), sort_keys=True); blob = canonical()'),
-    (DUMPS_UNSORTED, 'blob = json.dumps({"skills": card["skills"], "security": card.get("security")})',
-     'canonical = functools.partial(json.dumps, {"skills": card["skills"], "security": card.get("security")}); blob = canonical()'),
-], ids=["partial-of-dumps-whole-card", "partial-of-dumps-unsorted"])
-def test_json_dumps_through_a_partial_is_judged_by_the_partials_arguments(template, direct, through):
-    same_findings(template.format(dumps=direct), template.format(dumps=through), "AC107")
-
 
 ENVELOPE_PROTOBUF = """\
 import functools, uuid
@@ -223,7 +165,7 @@ class Line:
         return await self._call("SendMessage", a2a_pb2.SendMessageRequest(message=msg))
 
     async def _call(self, method, request):
-        {envelope}
+        {form}
         return (await self.http.post(self.url, json=dict(rpc.data))).json()
 """
 
@@ -235,16 +177,65 @@ from a2a.types import JSONRPCRequest
 
 def ask(http: httpx.Client, url: str, text: str) -> dict:
     message = {{"role": "user", "parts": [{{"kind": "text", "text": text}}], "messageId": str(uuid.uuid4())}}
-    {envelope}
+    {form}
     return http.post(url, json=body.model_dump()).json()
 """
 
 
-@pytest.mark.parametrize("template, direct, through", [
-    (ENVELOPE_PROTOBUF, 'rpc = JSONRPC20Request(method=method, params=json_format.MessageToDict(request), _id="1")',
-     'envelope = functools.partial(JSONRPC20Request, method=method, _id="1"); rpc = envelope(params=json_format.MessageToDict(request))'),
-    (ENVELOPE_TYPED, 'body = JSONRPCRequest(id="1", method="message/send", params={{"message": message}})',
-     'envelope = functools.partial(JSONRPCRequest, id="1", method="message/send"); body = envelope(params={{"message": message}})'),
-], ids=["partial-of-a-jsonrpc-library-request", "partial-of-an-sdk-request"])
-def test_the_json_rpc_method_given_to_a_partial_names_the_call(template, direct, through):
-    same_findings(template.format(envelope=direct), template.format(envelope=through), "AC103")
+def case(template: str, code: str, direct: dict[str, str], through: dict[str, str], name: str):
+    return pytest.param(template.format(**direct), template.format(**through), code, id=name)
+
+
+CASES = [
+    case(ENDLESS_RESOLVER, "AC202", {"form": "itertools.count()"}, {"form": "ticks()"}, "endless/alias-of-count"),
+    case(ENDLESS_REQUESTS, "AC202", {"form": "itertools.repeat(None)"}, {"form": "forever()"}, "endless/partial-of-repeat"),
+    case(REFETCH_FUNCTION, "AC104",
+         {"first": 'card = requests.get(base + "/.well-known/agent.json").json()',
+          "second": 'card = requests.get(base + "/.well-known/agent.json").json()'},
+         {"first": 'read = requests.get(base + "/.well-known/agent.json").json; card = read()',
+          "second": 'again = requests.get(base + "/.well-known/agent.json").json; card = again()'},
+         "bound-receiver/alias-of-a-responses-json"),
+    case(REFETCH_HTTPX, "AC104",
+         {"first": 'card = (await http.get(base + "/.well-known/agent-card.json")).json()',
+          "second": 'card = (await http.get(base + "/.well-known/agent-card.json")).json()'},
+         {"first": 'decode = functools.partial((await http.get(base + "/.well-known/agent-card.json")).json); card = decode()',
+          "second": 'again = functools.partial((await http.get(base + "/.well-known/agent-card.json")).json); card = again()'},
+         "bound-receiver/partial-of-a-responses-json"),
+    case(REFETCH_SESSION, "AC104",
+         {"first": 'card = self.session.get(self.base + "/.well-known/agent-card.json").json()',
+          "second": 'card = self.session.get(self.base + "/.well-known/agent-card.json").json()'},
+         {"first": 'decode = functools.partial(self.session.get(self.base + "/.well-known/agent-card.json").json); card = decode()',
+          "second": 'again = functools.partial(self.session.get(self.base + "/.well-known/agent-card.json").json); card = again()'},
+         "bound-receiver/partial-of-a-sessions-json"),
+    case(WHOLE_CARD_PROTOBUF, "AC107", {"form": "payload = MessageToDict(card)"},
+         {"form": "to_dict = functools.partial(MessageToDict, card); payload = to_dict()"}, "copy/partial-of-MessageToDict"),
+    case(WHOLE_CARD_PYDANTIC, "AC107", {"form": "payload = card.model_dump()"},
+         {"form": "dump = card.model_dump; payload = dump()"}, "copy/alias-of-model_dump"),
+    case(SKILL_HELPER, "AC102", {"form": "return any(s.id == skill_id for s in card.skills)"},
+         {"form": "offered = functools.partial(any, (s.id == skill_id for s in card.skills)); return offered()"},
+         "search/partial-of-any-returned"),
+    case(SKILL_INLINE, "AC102", {"form": "if not any(s.id == skill for s in latest.skills):"},
+         {"form": "offered = functools.partial(any, (s.id == skill for s in latest.skills))\n        if not offered():"},
+         "search/partial-of-any-tested"),
+    case(DUMPS_WHOLE_CARD, "AC107", {"form": 'blob = json.dumps(card.model_dump(), sort_keys=True)'},
+         {"form": 'canonical = functools.partial(json.dumps, card.model_dump(), sort_keys=True); blob = canonical()'},
+         "dumps/partial-of-dumps-whole-card"),
+    case(DUMPS_UNSORTED, "AC107", {"form": 'blob = json.dumps({"skills": card["skills"], "security": card.get("security")})'},
+         {"form": 'canonical = functools.partial(json.dumps, {"skills": card["skills"], "security": card.get("security")}); blob = canonical()'},
+         "dumps/partial-of-dumps-unsorted"),
+    case(ENVELOPE_PROTOBUF, "AC103", {"form": 'rpc = JSONRPC20Request(method=method, params=json_format.MessageToDict(request), _id="1")'},
+         {"form": 'envelope = functools.partial(JSONRPC20Request, method=method, _id="1"); rpc = envelope(params=json_format.MessageToDict(request))'},
+         "envelope/partial-of-a-jsonrpc-library-request"),
+    case(ENVELOPE_TYPED, "AC103", {"form": 'body = JSONRPCRequest(id="1", method="message/send", params={"message": message})'},
+         {"form": 'envelope = functools.partial(JSONRPCRequest, id="1", method="message/send"); body = envelope(params={"message": message})'},
+         "envelope/partial-of-an-sdk-request"),
+]
+
+
+@pytest.mark.parametrize("direct, through, code", CASES)
+def test_a_call_through_a_bound_method_or_a_partial_is_found_as_the_call_it_makes(direct, through, code):
+    expected = findings(direct, code)
+    assert code in {c for _, c in expected}, "the direct form is reported"
+    added = through.count("\n") - direct.count("\n")
+    first_added = next(i for i, (a, b) in enumerate(zip(direct.splitlines(), through.splitlines()), 1) if a != b)
+    assert findings(through, code) == [(line + added * (line > first_added), c) for line, c in expected]
