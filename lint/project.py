@@ -307,18 +307,15 @@ class ImportGraph:
         return graph
 
     def users(self, path: Path) -> set[Path]:
-        """The files that can use what the file at ``path`` defines: its importers, and the
-        importers of a package ``__init__`` among them, which passes on what it imports
-        (``from relaykit import open_peer``, defined in ``relaykit/session.py``)."""
+        """The files that can call what the file at ``path`` defines: those within ``REACH``
+        imports above it, as each module passes on what it imports (``from relaykit import
+        open_peer``, where ``relaykit/__init__.py`` imports it from ``relaykit/session.py``;
+        ``from tools import hand_off``, where ``tools.py`` imports it from its own module)."""
         found: set[Path] = set()
         frontier = [path]
-        while frontier:
-            for importer in self.importers.get(frontier.pop(), ()):
-                if importer not in found:
-                    found.add(importer)
-                    if importer.name == "__init__.py":
-                        frontier.append(importer)
-        found.discard(path)
+        for _ in range(REACH):
+            frontier = [i for p in frontier for i in self.importers.get(p, ()) if i not in found and i != path]
+            found.update(frontier)
         return found
 
     def around(self, seeds: Iterable[Path], hops: int | None = None) -> set[Path]:
