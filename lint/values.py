@@ -26,7 +26,10 @@ parameter is card data). A function's :class:`Summary` (what it returns, which r
 it plays and through which calls) is computed once, in those terms, and instantiated
 at each call site with the call's arguments: summaries are context-sensitive for free.
 :meth:`Analysis.resolve` turns symbolic atoms into concrete ones, going to the
-callers of a function for its parameters.
+callers of a function for its parameters. Which function a method call runs is read
+from its own function, where an untyped parameter that every caller hands an instance
+of one project class has that class, as an annotation would give it
+(:meth:`Analysis.callers_class`).
 """
 
 from __future__ import annotations
@@ -564,6 +567,7 @@ class Analysis:
         self._roles: dict[int, frozenset[str]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._finding: set[int] = set()  # ids of the calls whose targets are being found
+        self._passing: set[int] = set()  # ids of the parameters whose callers are being read (see callers_class)
         #: What the targets of a call say, once they are final: its external names, its project function.
         self._externals: dict[int, list[str]] = {}
         self._functions: dict[int, Target | None] = {}
@@ -1128,7 +1132,8 @@ class Analysis:
                     if symbol.cls is not None:
                         return [self._constructor(symbol)]
                     return [symbol]
-        for atom in sorted(self.resolve(receiver, local=True), key=self._target_order):
+        known = self.resolve(receiver, local=True) or self.callers_class(receiver, CALLER_DEPTH)
+        for atom in sorted(known, key=self._target_order):
             if atom[0] == TYPE:
                 kind = atom[1]
                 if isinstance(kind, ClassFacts):
@@ -1149,6 +1154,31 @@ class Analysis:
             elif atom[0] == CLIENT and not any(a[0] == TYPE for a in receiver):
                 found.append(Target(external=f"a2a:Client.{call.method}"))
         return found
+
+    def callers_class(self, atoms: frozenset, depth: int) -> frozenset:
+        """``{(TYPE, cls)}`` when ``atoms`` is an untyped parameter (nothing known of it in
+        its function) for which every call of its function in the project passes an
+        instance of the one project class ``cls`` (or such a parameter of its own): its
+        type, known from its callers as an annotation would make it known. Else nothing."""
+        atom = next(iter(atoms)) if len(atoms) == 1 else None
+        if depth <= 0 or atom is None or atom[0] != PARAM or atom[2]:  # (`peer.session`: a field of it, not it)
+            return NOTHING
+        param = atom[1]
+        scope = self.scope_of_param(param)
+        if scope is None or param.annotation or param.star or id(param) in self._passing:
+            return NOTHING
+        passed: set[tuple] = set()
+        self._passing.add(id(param))
+        try:
+            for call in self.callers(scope):
+                given = self.given(call, scope, param, self.values(call.scope))
+                kinds = {a for a in self.resolve(given, local=True) or self.callers_class(given, depth - 1) if a[0] == TYPE}
+                if len(kinds) != 1 or not all(isinstance(a[1], ClassFacts) for a in kinds):
+                    return NOTHING
+                passed |= kinds
+        finally:
+            self._passing.discard(id(param))
+        return frozen(passed) if len(passed) == 1 else NOTHING
 
     def _target_order(self, atom: tuple) -> tuple:
         """What a call may run, from the atoms of what it calls, in an order every run agrees
