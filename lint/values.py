@@ -779,8 +779,8 @@ class Analysis:
         if scope is module and name in values.binds_of:
             return NOTHING
         symbol = self.symbol(model, name)
-        if symbol is None:
-            return NOTHING
+        if symbol is None:  # `from .config import CARD_URL`: a value, not a function or class
+            return self.imported_value(model, name) if name in model.imports else NOTHING
         if symbol.function is not None:
             return frozenset({(FUNC, symbol.function)})
         if symbol.cls is not None:  # a project class: its attributes (``Method.SEND_MESSAGE``) are its own
@@ -789,10 +789,6 @@ class Analysis:
             last = symbol.external.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
             if last in CARD_PATH_CONSTANTS:
                 return frozenset({(URL, symbol.external)})
-        if symbol.model is not None and symbol.function is None and symbol.cls is None and symbol.external is None:
-            return NOTHING
-        if symbol.model is not None and name in model.imports:  # `from .config import CARD_URL`
-            return self.imported_value(model, name)
         return NOTHING
 
     def bound_names(self, model: ModuleModel) -> frozenset[str]:
