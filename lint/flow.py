@@ -927,15 +927,22 @@ class Flow:
         if handler is not None and isinstance(handler.node, Param):
             return handler
         if depth > 0:  # a caller after submission explains more than a name passed to a factory
-            callers = self.callers(scope)
-            for caller in callers:
-                upstream = self.submission(caller, depth - 1)
-                if upstream is not None and self._set_by(upstream, caller):
-                    continue  # `if self._client is None: self.connect()` after a send through self._client
-                if upstream is not None:
-                    via = ((caller, f"calls {scope.name}() after submission"), *upstream.via)
-                    return replace(upstream, via=via)
+            found = self._caller_submission(scope, depth)
+            if found is not None:
+                return found
         return handler
+
+    def _caller_submission(self, scope: Scope, depth: int) -> Anchor | None:
+        """Why a caller of ``scope`` runs it after a submission: a caller where the task is
+        in flight (live) before one that merely runs after an earlier send, so that the
+        answer does not depend on which caller comes first."""
+        anchors = []
+        for caller in self.callers(scope):
+            upstream = self.submission(caller, depth - 1)
+            if upstream is None or self._set_by(upstream, caller):
+                continue  # `if self._client is None: self.connect()` after a send through self._client
+            anchors.append(replace(upstream, via=((caller, f"calls {scope.name}() after submission"), *upstream.via)))
+        return next((a for a in anchors if a.live), anchors[0] if anchors else None)
 
     def _set_by(self, anchor: Anchor, call: Call) -> bool:
         """``call`` runs only while an attribute is unset (``if self._client is None:``)
