@@ -1099,15 +1099,10 @@ class Analysis:
                 and not any(s.parent is model.scopes[0] for s in self.functions_named(model, root))
             )
             if held:
-                for atom in sorted(self.resolve(values.at(root, call), local=True), key=self._target_order):
-                    if atom[0] == FUNC:
-                        found.append(Target(function=atom[1], model=self.model_of(atom[1])))
-                    elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
-                        found.append(self._constructor(Target(cls=atom[1], model=self.model_of_class(atom[1]))))
-                    elif atom[0] == TYPE and isinstance(atom[1], str):  # `verify = create_signature_verifier(...); verify(card)`
-                        found.append(Target(external=f"{atom[1]}.__call__"))
-                return found
+                return self._held_targets(values, root, call)
             symbol = self.symbol(model, root, call.scope)
+            if symbol is None and root in model.imports:  # a value another module holds (`from .trust import verify`)
+                return self._held_targets(values, root, call)
             if symbol is None:
                 named = self.functions_named(model, root)
                 nested = next((s for s in named if s.parent is call.scope.parent), None)
@@ -1175,6 +1170,19 @@ class Analysis:
         finally:
             self._passing.discard(id(param))
         return frozen(passed) if len(passed) == 1 else NOTHING
+
+    def _held_targets(self, values: ScopeValues, root: str, call: Call) -> list[Target]:
+        """What ``root(...)`` runs where ``root`` holds a value: a function, a class (``cls``),
+        a callable an external call returned."""
+        found = []
+        for atom in sorted(self.resolve(values.at(root, call), local=True), key=self._target_order):
+            if atom[0] == FUNC:
+                found.append(Target(function=atom[1], model=self.model_of(atom[1])))
+            elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
+                found.append(self._constructor(Target(cls=atom[1], model=self.model_of_class(atom[1]))))
+            elif atom[0] == TYPE and isinstance(atom[1], str):  # `verify = create_signature_verifier(...); verify(card)`
+                found.append(Target(external=f"{atom[1]}.__call__"))
+        return found
 
     def _target_order(self, atom: tuple) -> tuple:
         """What a call may run, from the atoms of what it calls, in an order every run agrees

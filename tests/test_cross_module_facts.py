@@ -145,3 +145,49 @@ def test_findings_do_not_depend_on_the_order_the_files_are_given_in(project: str
     assert findings(root, everything[::-1], everything) == forward
     for name in everything:
         assert findings(root, [name], everything) == [f for f in forward if f[0] == name], name
+
+
+# --- a callable another module holds -------------------------------------------------------
+
+TRUST = {
+    "trust/__init__.py": """
+        from a2a.utils.signing import create_signature_verifier
+
+        from .keys import key_for
+
+        signed_by_partner = create_signature_verifier(key_for, ["ES256"])
+    """,
+    "trust/keys.py": """
+        from jwt import PyJWK
+
+        KEYS: dict[str, PyJWK] = {}
+
+
+        def key_for(kid, jku):
+            return KEYS[kid]
+    """,
+    "inbox.py": """
+        from a2a.types import AgentCard
+        from a2a.utils.signing import SignatureVerificationError
+
+        from trust import signed_by_partner
+
+
+        async def on_partner_card(card: AgentCard, records: dict[str, dict]) -> None:
+            try:
+                signed_by_partner(card)
+            except SignatureVerificationError:
+                return
+            for record in records.values():
+                if record["state"] == "submitted":
+                    record["state"] = "working"
+    """,
+}
+
+
+def test_a_verifier_made_in_another_module_is_what_a_call_of_its_name_runs():
+    """``signed_by_partner`` is the SDK's verifier, made where it is imported from (its name
+    says nothing of verifying): the state written after it rests on the card's signature."""
+    sources = {name: textwrap.dedent(text).lstrip("\n") for name, text in TRUST.items()}
+    found = [(path, d.line, d.code) for path, result in lint_project(sources).items() for d in result.diagnostics]
+    assert found == [("inbox.py", 14, "AC201")]
