@@ -787,10 +787,9 @@ class ProjectRun:
 
     def checks(self, path: Path) -> bool:
         """Whether ``path`` is checked as part of the project's A2A code: an A2A module, or
-        a module next to one whose text can take part: an importer (directly or through a
-        module that imports them) that names a function, class or top-level value the A2A
-        modules define (a wrapper's caller, a reader of their card path), a module they
-        import that hashes (a contract helper) or names one. Asked per file, so that a run that reports
+        a module next to one whose text can take part: an importer that names a function
+        or class the A2A modules define (a wrapper's caller), a module they import that
+        hashes (a contract helper) or names one. Asked per file, so that a run that reports
         on a few A2A files (pre-commit) scans no other file's words."""
         found = self._checks.get(path)
         if found is None:
