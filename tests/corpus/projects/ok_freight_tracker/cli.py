@@ -1,22 +1,14 @@
-"""freight-track book TEXT: books a shipment with the partner's agent and prints the final
-state of the booking (exit 1 unless completed)."""
+"""freight-track BOOKING_ID ROOT: prints the final state of a booking the booking desk made
+(exit 1 unless completed); ROOT is the address the desk recorded from the partner's card
+when it booked."""
 
 import sys
-import uuid
 
-import requests
-
-from tracker import follow, partner_root
-
-
-def book(root: str, text: str) -> str:
-    message = {"messageId": uuid.uuid4().hex, "role": "ROLE_USER", "parts": [{"text": text}]}
-    return requests.post(f"{root}/message:send", json={"message": message}, timeout=30).json()["task"]["id"]
+from tracker import follow
 
 
 def main(argv: list[str]) -> int:
-    root = partner_root()
-    state = follow(root, book(root, argv[1]))
+    state = follow(argv[2], argv[1])
     print(state)
     return 0 if state == "TASK_STATE_COMPLETED" else 1
 

@@ -17,7 +17,7 @@ def rest_root(meta: dict) -> str:
 
 
 def partner_root() -> str:
-    """Asked once, when a booking is made: the root its task lives under."""
+    """Asked once by the booking desk, when a booking is made: the root its task lives under."""
     return rest_root(requests.get(PARTNER_BASE + CARD_ROUTE, timeout=10).json())
 
 
