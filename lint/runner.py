@@ -113,16 +113,19 @@ class Linter:
         self.report_unused_noqa = report_unused_noqa
         self.prefilter = prefilter
         self.verbose = verbose
-        self._enabled: dict[int, frozenset[str]] = {}
+        #: id(settings) -> (those settings, their codes): kept with the settings, as a
+        #: settings object made later (a config reloaded by the language server) can be
+        #: given a freed one's id.
+        self._enabled: dict[int, tuple[Settings, frozenset[str]]] = {}
 
     def enabled(self, settings: Settings, path: Path | None = None) -> frozenset[str]:
-        key = id(settings)
-        if key not in self._enabled:
+        known = self._enabled.get(id(settings))
+        if known is None or known[0] is not settings:
             codes = set(settings.enabled_codes(self.registry))
             if self.report_unused_noqa:
                 codes.add(UNUSED_NOQA)
-            self._enabled[key] = frozenset(codes)
-        codes = self._enabled[key]
+            known = self._enabled[id(settings)] = (settings, frozenset(codes))
+        codes = known[1]
         if path is not None:
             ignored = settings.ignored_for(path)
             if ignored:
