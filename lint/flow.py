@@ -632,7 +632,7 @@ class Flow:
                 digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
                 if digest is None:
                     continue
-                if candidate is scope or any(t.startswith("self.") for t in bind.targets) or _pins(candidate, bind):
+                if candidate is scope or any(t.startswith("self.") for t in bind.targets) or _pins(values, bind):
                     return digest
             if candidate is scope:
                 for call in candidate.calls:  # a capture whose result is not kept is still a capture
@@ -701,7 +701,7 @@ class Flow:
         not a task the server created, whatever the message calls it. ``after``: made up
         after that point (none of its mints runs before it)."""
         roots = {key.split(".")[0] for key in keys}
-        binds = [b for root in roots for b in values.reaching(root, send)[0]]
+        binds = [b for root in roots for b in values.sources(root, send)]
         return bool(roots) and bool(binds) and all(
             any(self.qualified(c) in LOCAL_ID_MINTS for c in b.value.calls)
             and (after is None or not runs_before(b, after))
@@ -1128,7 +1128,7 @@ class Flow:
         if kind in ("and", "or"):
             return (kind, self.condition(shape[1], scope, depth, flags), self.condition(shape[2], scope, depth, flags))
         if kind == "key" and depth > 0:
-            binds = self.analysis.values(scope).binds_of.get(shape[1], ())
+            binds = self.analysis.values(scope).sources(shape[1], None)  # (a copy's: `lost = held["lost"]`)
             if len(binds) == 1 and binds[0].shape:
                 if flags is not None:
                     flags.append(binds[0])
@@ -1401,10 +1401,13 @@ class Flow:
         if fetch.method not in HTTP_READS:
             return False
         response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
+        values = self.analysis.values(scope)  # and its copies: `response = held["response"]`
+        copies = values.readers(fetch)
+        response |= {t for b in copies for t in b.targets}
         if not response or any(self.outlives_the_call(t, scope) for t in response):
             return False
         exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
-        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]
+        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls) and b not in copies]
         exprs += [c.args for c in scope.calls if c is not fetch]
         checked = any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
         for expr in exprs:
@@ -1441,9 +1444,10 @@ class Flow:
         if _expiry(test):
             return True
         scope = test.scope
+        values = self.analysis.values(scope)
         for bind in scope.binds:
             if bind.order < test.order and test.expr.reads_any(set(bind.targets)):
-                for call in bind.value.calls:
+                for call in (c for made in values.made_of(bind) for c in made.value.calls):
                     helper = self.callee(call)
                     if helper is not None and helper is not scope and any(_expiry(t) for t in helper.tests):
                         return True
@@ -1707,10 +1711,11 @@ def _expiry(test: Test) -> bool:
     return any((call.callee or "").endswith(_CLOCKS) for call in test.expr.calls)
 
 
-def _pins(scope: Scope, bind: Bind) -> bool:
+def _pins(values, bind: Bind) -> bool:
     """A digest handed back by a method that pins the card it hashes on ``self``
     (``self.card = card`` ... ``return digest``): what the object sends with is frozen."""
-    hashed = set(bind.value.keys)
+    scope = values.scope
+    hashed = {key for made in values.made_of(bind) for key in made.value.keys}  # (`digest = held["digest"]`)
     pinned = any(t.startswith("self.") and b.value.reads_any(hashed) for b in scope.binds for t in b.targets)
     return pinned and any(e.kind == "return" and e.value.reads_any(set(bind.targets)) for e in scope.exits)
 
@@ -1765,7 +1770,7 @@ def _acted_on_ids(values, call: Call) -> set[str]:
     exprs = [arg.value for arg in call.arguments]
     for arg in call.arguments:  # `cancel = {"method": "tasks/cancel", "params": {"id": job}}`
         for key in arg.value.reads:
-            exprs += [bind.value for bind in values.reaching(key, call)[0]]
+            exprs += [bind.value for bind in values.sources(key, call)]
     for expr in exprs:
         found |= {key for slot, key in expr.slots.items() if slot in _TASK_ID_SLOTS}
     for inner in (call, *(c for expr in exprs for c in expr.calls)):

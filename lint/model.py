@@ -370,6 +370,12 @@ class Expr:
     literal_state: str | None = None
     #: For a tuple literal (``return doc, digest``): what each element is made of.
     elements: list["Expr"] | None = None
+    #: For a dict literal whose keys are all spelt out (``{"card": card}``): what each
+    #: key's value is made of, by the key a read of it names (``entry["card"]`` -> ``card``).
+    entries: dict[str, "Expr"] | None = None
+    #: The value's form when it is a condition and is held on its way (a dict entry, an
+    #: argument): ``{"lost": a - b}``, as a test's (see :func:`shape_of`).
+    shape: tuple = ()
 
     def __init__(self, node: cst.CSTNode | None = None, **fields: object) -> None:
         self.node = node
@@ -949,9 +955,10 @@ _COLLECTED = {
     (cst.Raise, "exc"),
     (cst.Expr, "value"),
     (cst.Element, "value"),
+    (cst.DictElement, "value"),
 }
 #: Collected expressions whose reads and calls are part of the enclosing value too.
-_PART_OF_VALUE = {(cst.NamedExpr, "value"), (cst.CompFor, "iter"), (cst.Element, "value")}
+_PART_OF_VALUE = {(cst.NamedExpr, "value"), (cst.CompFor, "iter"), (cst.Element, "value"), (cst.DictElement, "value")}
 _TEST_KINDS = {cst.If: "if", cst.While: "while", cst.Assert: "assert", cst.IfExp: "ifexp", cst.CompIf: "comprehension"}
 _STATEMENTS = frozenset(
     {cst.SimpleStatementLine, cst.If, cst.For, cst.While, cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.ClassDef, cst.Match}
@@ -1139,10 +1146,14 @@ class ModelBuilder:
                     for target in bind.targets:
                         if "." not in target:
                             facts.fields[target] = (bind.annotation, bind)
+            declared = []  # in the order the class spells them: a dataclass's constructor takes them so
             for statement in node.body.body if type(node.body) is cst.IndentedBlock else ():
                 for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
-                    if type(small) is cst.AnnAssign and small.value is None and type(small.target) is cst.Name:
-                        facts.fields.setdefault(small.target.value, (annotation_text(small.annotation), None))
+                    if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                        declared.append(small.target.value)
+                        if small.value is None:
+                            facts.fields.setdefault(small.target.value, (annotation_text(small.annotation), None))
+            facts.fields = {**{name: facts.fields[name] for name in declared if name in facts.fields}, **facts.fields}
         elif kind is cst.If:
             self._guard(node, frame)
 
@@ -1276,7 +1287,7 @@ class ModelBuilder:
         """``target``'s share of ``bind``, bound as if to ``value`` (whose tree is ``node``)."""
         one = Bind(bind.node, bind.scope, bind.order, bind.path, [target], value, annotation=bind.annotation)
         self._describe(one, node)
-        self._condition_shape(one, node)
+        one.shape = self._condition(node)
         return one
 
     def _read_back_stored(self, node: cst.ClassDef, facts: ClassFacts) -> None:
@@ -1469,6 +1480,7 @@ class ModelBuilder:
         for arg in node.args:
             value = self.pending.pop(id(arg), None) or Expr()
             value.node = arg.value
+            value.shape, value.placeholder = self._condition(arg.value), is_placeholder(arg.value)
             keyword = arg.keyword.value if arg.keyword is not None else None
             call.arguments.append(Argument(keyword, arg.star, value, string_value(arg.value), is_none(arg.value)))
         partial = self.partial_of.pop(id(node), None)
@@ -1511,6 +1523,7 @@ class ModelBuilder:
             weak = kind is cst.AugAssign or _weak_target(node.target)
         annotation = annotation_text(node.annotation) if kind is cst.AnnAssign else None
         self._elements(value, node.value)
+        self._entries(value, node.value)
         bound, partials = self.bound_methods.setdefault(id(self.scope), {}), self.partials.setdefault(id(self.scope), {})
         for target in targets:
             bound.pop(target, None)
@@ -1525,20 +1538,31 @@ class ModelBuilder:
                     annotation, weak=weak)
         self._describe(bind, node.value)
         if kind is not cst.AugAssign:
-            self._condition_shape(bind, node.value)
+            bind.shape = self._condition(node.value)
         self.scope.binds.append(bind)
 
-    def _condition_shape(self, bind: Bind, value: cst.CSTNode | None) -> None:
-        """The bound value's form when it is a condition (``missing = x not in ids``)."""
-        if _may_be_condition(value):
-            shape = shape_of(value, self._call_index(), written=self.written)
-            if shape[0] in _CONDITIONS:
-                bind.shape = shape
+    def _condition(self, value: cst.CSTNode | None) -> tuple:
+        """The form of ``value`` when it is a condition (``missing = x not in ids``), else ``()``."""
+        if not _may_be_condition(value):
+            return ()
+        shape = shape_of(value, self._call_index(), written=self.written)
+        return shape if shape[0] in _CONDITIONS else ()
 
     def _elements(self, expr: Expr, value: cst.CSTNode | None) -> None:
         """A tuple's elements, each as its own expression (``doc, digest = load()``)."""
         if type(value) is cst.Tuple and value.elements and all(type(e) is cst.Element for e in value.elements):
             expr.elements = [self.pending.pop(id(e), None) or Expr() for e in value.elements]
+
+    def _entries(self, expr: Expr, value: cst.CSTNode | None) -> None:
+        """A dict literal's entries, each as its own expression (``{"card": card, "client": c}``)."""
+        if type(value) is not cst.Dict or not value.elements:
+            return
+        keys = [string_value(e.key) if type(e) is cst.DictElement else None for e in value.elements]
+        entries = [self.pending.pop(id(e), None) or Expr() for e in value.elements if type(e) is cst.DictElement]
+        if all(key is not None and key.isidentifier() for key in keys):
+            expr.entries = {snake(key): entry for key, entry in zip(keys, entries)}
+            for entry, element in zip(entries, value.elements):
+                entry.node, entry.shape, entry.placeholder = element.value, self._condition(element.value), is_placeholder(element.value)
 
     def _describe(self, bind: Bind, value: cst.CSTNode | None) -> None:
         """What a bind's value is, where the tree says it: a call, a copy, nothing yet."""

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator
 
 from a2alint import apimodel
@@ -326,6 +326,7 @@ class ScopeValues:
         self._results: dict[int, frozenset] = {}
         self._active: set = set()
         self._returns: frozenset | None = None
+        self._held: dict[tuple[int, str], Bind] = {}
 
     # -- keys --
     def _once(self, cache: dict, key, compute, keep: bool = True) -> frozenset:
@@ -431,6 +432,10 @@ class ScopeValues:
         """The binds of ``key`` whose value may be the one at ``fact``, and whether one of
         them surely replaced whatever it held before."""
         binds = self.binds_of.get(key, ())
+        if not binds and "." in key:
+            held = self.held_binds(key, fact)
+            if held is not None:
+                return held, True
         if fact is None:
             return list(binds), any(not b.weak for b in binds) and "." not in key and key not in self.params
         candidates = [b for b in binds if b is not fact and runs_before(b, fact)]
@@ -447,6 +452,68 @@ class ScopeValues:
                 if loop is not None and not in_loop_body(killer, loop):
                     kept.append(bind)
         return kept, True
+
+    def sources(self, key: str, fact: Fact | None, depth: int = 4) -> list[Bind]:
+        """The binds that make what ``key`` holds at ``fact``, through copies of it
+        (``tid = job["id"]``: the bind of ``job``'s ``id``)."""
+        found: list[Bind] = []
+        for bind in self.reaching(key, fact)[0]:
+            copied = self.sources(bind.copy_of, bind, depth - 1) if bind.copy_of not in (None, key) and depth > 0 else []
+            found += copied or [bind]
+        return found
+
+    def readers(self, call: Call) -> list[Bind]:
+        """The binds that read ``call``'s result back from the record or dict that kept it
+        (``held = {"card": fetch()}; card = held["card"]``)."""
+        return [
+            b for b in self.scope.binds if b.copy_of is not None and b.copy_of not in self.binds_of
+            and any(c is call for s in self.sources(b.copy_of, b) for c in s.value.calls)
+        ]
+
+    def made_of(self, bind: Bind) -> list[Bind]:
+        """``bind``, and when it copies a key, the binds that made that key
+        (``cached = held["cached"]``: the bind that put it there)."""
+        return [bind, *self.sources(bind.copy_of, bind)] if bind.copy_of is not None else [bind]
+
+    def empty(self, bind: Bind) -> bool:
+        """``bind`` gives its target nothing yet: ``None``, ``{}``, or a copy of one
+        (``cards = state["cards"]`` where ``state = {"cards": {}}``)."""
+        if bind.value.placeholder:
+            return True
+        copied = self.sources(bind.copy_of, bind) if bind.copy_of is not None and bind.direct is None else []
+        return bool(copied) and all(b.value.placeholder for b in copied)
+
+    def held_binds(self, key: str, fact: Fact | None) -> list[Bind] | None:
+        """``state.card`` where every value ``state`` may have at ``fact`` was built here
+        with the field spelt out (``state = {"card": card}``, ``state = PeerState(card,
+        client)``): binds of the key to what each gave the field (``None`` where one of
+        them is known only as a whole)."""
+        parent, _, name = key.rpartition(".")
+        binds, killed = self.reaching(parent, fact)
+        if not killed or not binds:
+            return None
+        found = []
+        for bind in binds:
+            if bind.weak or bind.kind != "assign" or bind.targets != [parent]:
+                return None
+            value = self._field_value(bind, name)
+            if value is None:
+                return None
+            memo = (id(bind), name)
+            if memo not in self._held:
+                self._held[memo] = replace(bind, targets=[key], value=value, annotation=None, direct=_the_call(value),
+                                           copy_of=next(iter(value.reads)) if _copies(value) else None, shape=value.shape)
+            found.append(self._held[memo])
+        return found
+
+    def _field_value(self, bind: Bind, name: str) -> Expr | None:
+        """What ``bind``'s value spells out for its field ``name``: a dict literal's entry, a
+        record constructor's argument."""
+        if bind.value.entries is not None:
+            return bind.value.entries.get(name)
+        if bind.direct is not None:
+            return self.analysis.field_given(bind.direct, name)
+        return None
 
     def bind(self, bind: Bind) -> frozenset:
         """What ``bind``'s value holds (its annotation's say included)."""
@@ -1026,6 +1093,26 @@ class Analysis:
         found = self._attrs[memo] = frozen(atoms)
         return found
 
+    def record(self, call: Call) -> ClassFacts | None:
+        """The project record class ``call`` constructs: a dataclass (attrs, a ``NamedTuple``),
+        whose constructor takes its fields in the order they are declared."""
+        target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
+        if target is None or target.model is None:
+            return None
+        cls, imports = target.cls, target.model.imports
+        made = any(_qualified(d, imports) in RECORD_DECORATORS for d in cls.decorators)
+        return cls if made or any(_qualified(b, imports) in RECORD_BASES for b in cls.bases) else None
+
+    def field_given(self, call: Call, name: str) -> Expr | None:
+        """What ``call`` gives field ``name`` of the record it constructs, by keyword or by
+        position (``None``: not a record's field, or left to its default)."""
+        cls = self.record(call)
+        if cls is None or name not in cls.fields:
+            return None
+        positional = record_positions(cls)
+        given = call.keyword(name) or (call.positional(positional.index(name)) if name in positional else None)
+        return given.value if given is not None and not any(a.star for a in call.arguments) else None
+
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
         """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
         home = self.model_of_class(cls)
@@ -1110,6 +1197,8 @@ class Analysis:
                 chosen = inner or nested
                 return [Target(function=chosen, model=model)] if chosen is not None else []
             return [self._constructor(symbol)] if symbol.cls is not None and symbol.function is None else [symbol]
+        if callee and values.held_binds(callee, call) is not None:  # a record's field: `verify = held.verify; verify(card)`
+            return self._held_targets(values, callee, call)
         # a method: on what?
         receiver = values.receiver(call)
         receiver_root = (call.receiver or "").split(".")[0]
@@ -1462,7 +1551,7 @@ class Analysis:
             return None
         candidates = list(argument.value.top)
         if not candidates and len(argument.value.reads) == 1:
-            binds, _ = values.reaching(next(iter(argument.value.reads)), call)
+            binds = values.sources(next(iter(argument.value.reads)), call)
             candidates = [b.direct for b in binds if b.direct is not None]
         return next((c for c in candidates if any(n.endswith("urllib.request.Request") for n in self.external_names(c))), None)
 
@@ -1903,6 +1992,39 @@ def parses_card_field(call: Call) -> bool:
         return False
     named = not CARD_FIELD_NAMES.isdisjoint(first.value.texts)  # `load(db)["agent_card"]`: no key path to read
     return named or any(CARD_FIELD in key.split(".")[1:] for key in first.value.reads)
+
+
+#: What makes a class a record whose constructor takes its fields in order (dataclasses, attrs).
+RECORD_DECORATORS = frozenset({
+    "dataclasses.dataclass", "pydantic.dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attr.frozen",
+    "attr.mutable", "attrs.define", "attrs.frozen", "attrs.mutable",
+})
+RECORD_BASES = frozenset({"typing.NamedTuple", "msgspec.Struct"})
+
+
+def record_positions(cls: ClassFacts) -> list[str]:
+    """The fields a record's constructor takes by position: those annotated, in order, up
+    to a ``KW_ONLY`` marker, without class variables and those left out (``field(init=False)``)."""
+    found = []
+    for name, (annotation, default) in cls.fields.items():
+        if not annotation or annotation.split("[")[0].endswith("ClassVar"):
+            continue
+        if annotation.endswith("KW_ONLY"):
+            break
+        if not (default is not None and default.direct is not None and default.direct.keyword("init") is not None):
+            found.append(name)
+    return found
+
+
+def _the_call(expr: Expr) -> Call | None:
+    """The call ``expr`` is, when it is nothing else (``await fetch()``)."""
+    made_of_one = len(expr.top) == 1 and not (expr.reads or expr.derived or expr.derived_top or expr.texts)
+    return expr.top[0] if made_of_one else None
+
+
+def _copies(expr: Expr) -> bool:
+    """``expr`` is one key read as it is (``card``, ``state.card``)."""
+    return len(expr.reads) == 1 and not (expr.top or expr.derived or expr.derived_top or expr.texts)
 
 
 def _qualified(callee: str, imports: dict[str, str]) -> str:
