@@ -774,7 +774,7 @@ class Flow:
         )
         if not on_object or not call.receiver:
             return False
-        binds, _ = self.analysis.values(call.scope).reaching(call.receiver, call)
+        binds = self.analysis.values(call.scope).sources(call.receiver, call)
         return bool(binds) and all(b.direct is not None and self._constructs(b.direct) for b in binds)
 
     def _constructs(self, call: Call, depth: int = 2) -> bool:
@@ -792,8 +792,7 @@ class Flow:
         for exit_ in returned:
             made = list(exit_.value.top)
             if not made and len(exit_.value.reads) == 1:
-                binds, _ = values.reaching(next(iter(exit_.value.reads)), exit_)
-                made = [b.direct for b in binds]
+                made = [b.direct for b in values.sources(next(iter(exit_.value.reads)), exit_)]
             if not made or not all(c is not None and self._constructs(c, depth - 1) for c in made):
                 return False
         return True
@@ -1790,11 +1789,16 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
 
 def argument_texts(call: Call, hops: int = 2) -> list[str]:
     """Strings, keys and fields that flow into ``call``'s arguments, through up to ``hops``
-    assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
+    assignments (and any number of plain copies): ``message = Message(metadata={"contract_digest":
+    d}); send(message)``."""
     texts = [*call.args.strings, *call.args.keys, *call.args.fields]
-    wanted = set(call.args.keys)
-    for _ in range(hops):
-        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
+    wanted, seen = set(call.args.keys), set()
+    while hops > 0:
+        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets) and id(b) not in seen]
+        if not feeding:
+            break
+        seen.update(map(id, feeding))
         wanted = {k for b in feeding for k in b.value.keys}
         texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
+        hops -= not all(b.copy_of is not None and b.direct is None for b in feeding)  # (`body = held["body"]`)
     return texts

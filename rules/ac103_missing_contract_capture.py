@@ -559,7 +559,7 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
             keys.append(key)
             parts = key.split(".")
             for end in range(len(parts), 0, -1):  # the body's bind, or the request object's (`rpc.data`)
-                binds = values.reaching(".".join(parts[:end]), call)[0]
+                binds = values.sources(".".join(parts[:end]), call)
                 for bind in binds:  # `body = {"method": method, "params": params}`
                     keys += [k for slot, k in bind.value.slots.items() if slot in ("params", "message")]
                     keys += _enveloped(bind.value)
