@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import textwrap
 
-from a2alint.runner import lint_source
+from a2alint.runner import lint_project
 
 
 def findings(source: str) -> list[tuple[int, str]]:
-    result = lint_source(textwrap.dedent(source), path="client.py")
+    """What ``a2alint check`` reports on the source as the one module of a project."""
+    result = lint_project({"client.py": textwrap.dedent(source)})["client.py"]
     assert result.errors == []
     return sorted((d.line, d.code) for d in result.diagnostics)
 
@@ -149,3 +150,181 @@ DRIFT_REPORT = """
 
 def test_a_comparison_kept_in_a_dict_entry_is_still_that_comparison():
     assert (line_of(DRIFT_REPORT, "raise Drifted"), "AC106") in findings(DRIFT_REPORT)
+
+
+# --- what reads binds follows copies out of records: `body = call["body"]` is no step ---
+
+
+EXPIRING_LOOKUP = """
+    import time
+
+    import httpx
+
+
+    class Directory:
+        def __init__(self, http: httpx.AsyncClient, ttl: float = 300.0):
+            self.http, self.ttl, self.cache = http, ttl, {}
+
+        def _fresh(self, url: str):
+            card, stamp = self.cache.get(url, (None, 0.0))
+            return card if time.time() - stamp <= self.ttl else None
+
+        async def card_for(self, url: str) -> dict:
+            lookup = {"card": self._fresh(url), "source": "memory"}
+            hit = lookup["card"]
+            if hit:
+                return hit
+            response = await self.http.get(f"{url}/.well-known/agent-card.json")
+            self.cache[url] = (response.json(), time.time())
+            return self.cache[url][0]
+"""
+
+
+def test_a_cache_lookup_read_back_from_a_dict_is_still_the_helper_that_expires():
+    assert (line_of(EXPIRING_LOOKUP, "await self.http.get("), "AC104") in findings(EXPIRING_LOOKUP)
+
+
+PROBE_RECORD = """
+    import asyncio
+    import time
+    from dataclasses import dataclass
+
+    import httpx
+
+
+    @dataclass
+    class Probe:
+        url: str
+        response: httpx.Response
+
+
+    async def ready(url: str) -> bool:
+        async with httpx.AsyncClient(timeout=2.0) as http:
+            probe = Probe(url, await http.get(f"{url}/.well-known/agent-card.json"))
+            reply = probe.response
+            return reply.status_code == 200
+
+
+    async def wait_for(urls: list[str], timeout: float = 30.0) -> bool:
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
+            if all([await ready(url) for url in urls]):
+                return True
+            await asyncio.sleep(1)
+        return False
+"""
+
+
+def test_a_response_read_back_from_a_record_and_checked_for_its_status_is_a_probe():
+    assert findings(PROBE_RECORD) == []
+
+
+EMPTY_SWEEP = """
+    import time
+    from dataclasses import dataclass
+
+    from a2a.client import A2ACardResolver
+
+
+    @dataclass
+    class Sweep:
+        cards: dict
+        started: float
+
+
+    async def discover(http, urls: list[str]) -> dict:
+        sweep = Sweep({}, time.time())
+        cards = sweep.cards
+        for url in urls:
+            cards[url] = await A2ACardResolver(http, url).get_agent_card()
+        return cards
+"""
+
+
+def test_an_empty_dict_read_back_from_a_record_and_filled_per_peer_is_no_refetch():
+    assert findings(EMPTY_SWEEP) == []
+
+
+VERIFIER_PAIR = """
+    from typing import NamedTuple
+
+    from a2a.types import TaskState
+    from a2a.utils.signing import create_signature_verifier
+
+
+    class Checks(NamedTuple):
+        verify: object
+        strict: bool
+
+
+    def accept(card, tasks: list, key_provider):
+        checks = Checks(create_signature_verifier(key_provider, ["ES256"]), True)
+        verify = checks.verify
+        try:
+            verify(card)
+        except Exception:
+            return
+        for task in tasks:
+            task.status.state = TaskState.working
+"""
+
+
+def test_a_verifier_held_in_a_named_tuple_still_checks_the_card_signature():
+    assert (line_of(VERIFIER_PAIR, "task.status.state ="), "AC201") in findings(VERIFIER_PAIR)
+
+
+RESUME_DRAFT = """
+    import time
+    import uuid
+    from dataclasses import dataclass
+
+    import requests
+
+
+    @dataclass
+    class Job:
+        id: str
+        endpoint: str
+        pinned: str
+
+
+    def resume(job: Job, reply: str) -> dict:
+        draft = {"message": {"kind": "message", "role": "user", "messageId": uuid.uuid4().hex, "taskId": job.id,
+                             "parts": [{"kind": "text", "text": reply}], "metadata": {"contract_hash": job.pinned}},
+                 "drafted_at": time.time()}
+        message = draft["message"]
+        outgoing = {"body": {"jsonrpc": "2.0", "id": 2, "method": "message/send", "params": {"message": message}}, "tries": 0}
+        body = outgoing["body"]
+        return requests.post(job.endpoint, json=body, timeout=30).json()
+"""
+
+
+def test_a_contract_hash_in_a_message_kept_in_a_draft_dict_goes_with_the_send():
+    assert findings(RESUME_DRAFT) == []
+
+
+RPC_ENVELOPE = """
+    import itertools
+    from uuid import uuid4
+
+    import httpx
+
+
+    class LedgerPeer:
+        def __init__(self, http: httpx.AsyncClient, rpc_url: str):
+            self.http, self.rpc_url, self._ids = http, rpc_url, itertools.count(1)
+
+        async def _rpc(self, method: str, params: dict) -> dict:
+            call = {"body": {"jsonrpc": "2.0", "id": next(self._ids), "method": method, "params": params}, "retries": 2}
+            body = call["body"]
+            reply = (await self.http.post(self.rpc_url, json=body, headers={"A2A-Version": "1.0"})).json()
+            return reply["result"]
+
+        async def send_text(self, text: str) -> dict:
+            message = {"role": "ROLE_USER", "messageId": uuid4().hex, "parts": [{"text": text}]}
+            return (await self._rpc("SendMessage", {"message": message}))["task"]
+"""
+
+
+def test_an_rpc_body_kept_in_a_dict_still_sends_the_message_it_is_given():
+    assert (line_of(RPC_ENVELOPE, 'self._rpc("SendMessage"'), "AC103") in findings(RPC_ENVELOPE)
