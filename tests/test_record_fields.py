@@ -276,26 +276,18 @@ def test_a_verifier_held_in_a_named_tuple_still_checks_the_card_signature():
 RESUME_DRAFT = """
     import time
     import uuid
-    from dataclasses import dataclass
 
     import requests
 
 
-    @dataclass
-    class Job:
-        id: str
-        endpoint: str
-        pinned: str
-
-
-    def resume(job: Job, reply: str) -> dict:
-        draft = {"message": {"kind": "message", "role": "user", "messageId": uuid.uuid4().hex, "taskId": job.id,
-                             "parts": [{"kind": "text", "text": reply}], "metadata": {"contract_hash": job.pinned}},
+    def resume(endpoint: str, task_id: str, pinned: str, reply: str) -> dict:
+        draft = {"message": {"kind": "message", "role": "user", "messageId": uuid.uuid4().hex, "taskId": task_id,
+                             "parts": [{"kind": "text", "text": reply}], "metadata": {"contract_hash": pinned}},
                  "drafted_at": time.time()}
         message = draft["message"]
         outgoing = {"body": {"jsonrpc": "2.0", "id": 2, "method": "message/send", "params": {"message": message}}, "tries": 0}
         body = outgoing["body"]
-        return requests.post(job.endpoint, json=body, timeout=30).json()
+        return requests.post(endpoint, json=body, timeout=30).json()
 """
 
 
