@@ -17,7 +17,7 @@ import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake
+from a2alint.model import Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -338,7 +338,7 @@ class Flow:
         wanted = set(kinds)
         return any(a[0] in wanted and (guesses or not guessed(a)) for a in self.expr_atoms(expr, fact))
 
-    def is_card_value(self, node: cst.CSTNode, fact: Fact) -> bool:
+    def is_card_value(self, node: cst.CSTNode, fact: Fact, depth: int = 4) -> bool:
         """``node`` is a whole card where ``fact`` runs: ``card``, ``card.model_dump()``,
         ``MessageToDict(card)``, a copy of one; not a dict built from some of its fields."""
         key = dotted(node)
@@ -351,11 +351,14 @@ class Flow:
                 key = dotted(node.func.value)
         if key is None and isinstance(node, cst.Attribute) and node.attr.value == "__dict__":
             key = dotted(node.value)
-        return key is not None and self._whole(key, fact, 4)
+        return key is not None and self._whole(key, fact, depth)
 
     def _whole(self, key: str, fact: Fact, depth: int) -> bool:
         binds, _ = self.analysis.values(fact.scope).reaching(key, fact)
         if not binds:
+            passed = self.passed_for(key, fact.scope)
+            if passed:  # a helper's parameter is what its callers pass, judged there
+                return depth > 0 and any(arg is not None and self._whole_argument(arg, call, depth - 1) for call, arg in passed)
             return any(a[0] == CARD for a in self.atoms(key, fact))
         for bind in binds:
             if bind.copy_of is not None and bind.copy_of != key:
@@ -367,6 +370,26 @@ class Flow:
             else:
                 return False
         return True
+
+    def _whole_argument(self, arg: Argument, call: Call, depth: int) -> bool:
+        """The argument ``call`` passes is a whole card: a key or a serialisation of one, or
+        the result of a call that is one (``digest(resp.json())``)."""
+        direct = next((c for c in arg.value.top if c.node is arg.value.node), None)
+        if direct is not None and not self.is_card_value(direct.node, call, depth):
+            return any(a[0] == CARD for a in self.result(direct))
+        return self.is_card_value(arg.value.node, call, depth)
+
+    def passed_for(self, key: str, scope: Scope) -> list[tuple[Call, Argument | None]]:
+        """What each caller passes for the untyped parameter ``key`` of ``scope`` (None where
+        a caller leaves it out); empty when ``key`` is no such parameter or nothing calls it."""
+        param = self.analysis.values(scope).params.get(key)
+        if param is None or param.annotation or param.star:
+            return []
+        passed = []
+        for call in self.callers(scope):
+            offset = self.analysis.offset(call, scope)
+            passed.append((call, call.argument(param.index - offset, param.name)))
+        return passed
 
     def derived(self, scope: Scope, keys: Iterable[str] = (), calls: Iterable[Call] = ()) -> dict[str, int]:
         """Keys whose value derives from ``keys`` or from the results of ``calls``, with the
