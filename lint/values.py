@@ -1120,7 +1120,10 @@ class Analysis:
             if not self._near(home, bind.scope):
                 continue
             values = self.values(bind.scope)
-            if any(a[0] == TYPE and a[1] is cls for a in values.at(owner, bind)):
+            held = values.at(owner, bind)
+            if owner in values.params and not bind.scope.class_name:  # a helper handed the object
+                held = self.resolve(held)
+            if any(a[0] == TYPE and a[1] is cls for a in held):
                 yield values, bind
 
     def global_atoms(self, model: ModuleModel, name: str) -> frozenset:
@@ -2085,7 +2088,7 @@ class _Index:
             for bind in scope.binds:
                 for target in bind.targets:
                     owner, _, attribute = target.rpartition(".")
-                    if owner and owner != "self":
+                    if owner and (owner != "self" or not scope.class_name):  # (a method's own are its class's)
                         self.stores.setdefault(attribute, []).append((bind, owner))
             for param in scope.params:
                 self.scope_of_param[id(param)] = scope

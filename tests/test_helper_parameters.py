@@ -63,11 +63,163 @@ HASH_HELPER_SDK_WHOLE = HASH_HELPER_SDK + '''
         return self._digest(blob=card.model_dump())
 '''
 
+#: A module function that keeps the card and its pin on the session it is handed (an a2a-sdk client).
+STORE_THROUGH_SESSION = '''
+import hashlib
+import json
+
+from a2a.client import A2ACardResolver, ClientFactory
+from a2a.types import Message
+
+
+def contract_hash(card) -> str:
+    terms = {"protocol_version": card.protocol_version, "security_schemes": card.security_schemes, "security": card.security}
+    return hashlib.sha256(json.dumps(terms, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def bind_peer(session, card):
+    """Keep the peer's card and the pin of its terms on the session."""
+    session.card = card
+    session.pin = contract_hash(card)
+
+
+class PeerSession:
+    def __init__(self, client):
+        self.client = client
+
+    @classmethod
+    async def open(cls, resolver: A2ACardResolver, factory: ClientFactory) -> "PeerSession":
+        card = await resolver.get_agent_card()
+        session = cls(factory.create(card))
+        bind_peer(session, card)
+        return session
+
+    async def ask(self, message: Message):
+        message.metadata = {"peer_pin": self.pin}
+        async for event in self.client.send_message(message):
+            yield event
+'''
+
+#: The same from a constructor that hands the helper ``self`` (raw JSON-RPC over httpx).
+STORE_THROUGH_SELF = '''
+import hashlib
+import json
+import uuid
+
+import httpx
+
+TERMS = ("protocolVersion", "securitySchemes", "security")
+
+
+def _pin_terms(conn, doc: dict) -> None:
+    conn.terms_sha = hashlib.sha256(json.dumps({k: doc.get(k) for k in TERMS}, sort_keys=True).encode()).hexdigest()
+
+
+class RpcPeer:
+    def __init__(self, base: str):
+        self.http = httpx.Client(base_url=base, timeout=30)
+        doc = self.http.get("/.well-known/agent-card.json").json()
+        self.url = doc["url"]
+        _pin_terms(self, doc)
+
+    def send(self, text: str) -> dict:
+        body = {"jsonrpc": "2.0", "id": str(uuid.uuid4()), "method": "message/send",
+                "params": {"message": {"role": "user", "messageId": str(uuid.uuid4()),
+                                       "parts": [{"kind": "text", "text": text}]},
+                           "metadata": {"terms": self.terms_sha}}}
+        return self.http.post(self.url, json=body).json()
+'''
+
+#: A helper calls the send of the pinning wrapper its caller hands it (typed there, not in the helper).
+METHOD_OF_HANDED_OBJECT = '''
+import hashlib
+import json
+import uuid
+
+from a2a.client import Client
+from a2a.types import Message, Part, Role, TextPart
+
+
+def contract_hash(card) -> str:
+    terms = {"protocol_version": card.protocol_version, "security_schemes": card.security_schemes, "security": card.security}
+    return hashlib.sha256(json.dumps(terms, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class PinnedClient:
+    """Every message goes out with the pin of the peer's terms taken at construction."""
+
+    def __init__(self, client: Client, card):
+        self.client = client
+        self.pin = contract_hash(card)
+
+    async def send_message(self, message: Message):
+        message.metadata = {**(message.metadata or {}), "pin": self.pin}
+        async for event in self.client.send_message(message):
+            yield event
+
+
+async def _relay(pinned, message):
+    async for event in pinned.send_message(message):
+        print(event)
+
+
+async def ask(pinned: PinnedClient, text: str):
+    await _relay(pinned, Message(role=Role.user, message_id=uuid.uuid4().hex, parts=[Part(root=TextPart(text=text))]))
+'''
+
+#: The same wrapper over a 0.2 ``A2AClient``, handed from an attribute of another object.
+METHOD_OF_HANDED_ATTRIBUTE = '''
+import hashlib
+import json
+from uuid import uuid4
+
+import httpx
+from a2a.client import A2ACardResolver, A2AClient
+from a2a.types import AgentCard, Message, MessageSendParams, Part, Role, SendMessageRequest, TextPart
+
+
+
+def card_digest(card: AgentCard) -> str:
+    terms = card.model_dump(include={"protocol_version", "security_schemes", "security"})
+    return hashlib.sha256(json.dumps(terms, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class PinnedLink:
+    def __init__(self, http: httpx.AsyncClient, card: AgentCard):
+        self.client = A2AClient(http, agent_card=card)
+        self.digest = card_digest(card)
+
+    async def send_message(self, request: SendMessageRequest):
+        request.params.metadata = {"digest": self.digest}
+        return await self.client.send_message(request)
+
+
+async def submit(link, text):
+    message = Message(role=Role.user, message_id=uuid4().hex, parts=[Part(root=TextPart(text=text))])
+    return await link.send_message(SendMessageRequest(id=uuid4().hex, params=MessageSendParams(message=message)))
+
+
+class Desk:
+    def __init__(self, http: httpx.AsyncClient, base: str):
+        self.http, self.base = http, base
+        self.link: PinnedLink | None = None
+
+    async def ask(self, text: str):
+        if self.link is None:
+            card = await A2ACardResolver(self.http, self.base).get_agent_card()
+            self.link = PinnedLink(self.http, card)
+        return await submit(self.link, text)
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
     "hash-helper-sdk": HASH_HELPER_SDK.replace("{mark}", "the contract fields only"),
     "hash-helper-sdk-whole": HASH_HELPER_SDK_WHOLE.replace("{mark}", "expect: AC107"),
+    "store-through-session": STORE_THROUGH_SESSION,
+    "store-through-self": STORE_THROUGH_SELF,
+    "method-of-handed-object": METHOD_OF_HANDED_OBJECT,
+    "method-of-handed-attribute": METHOD_OF_HANDED_ATTRIBUTE,
 }
 
 
