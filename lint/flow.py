@@ -719,17 +719,32 @@ class Flow:
         unset = self._unset_at(at)
         return any(not keys or not keys <= unset or _rebound(values, keys, at, send) for keys in sources)
 
-    def _minted_here(self, values, keys: frozenset[str], send: Call, after: Fact | None = None) -> bool:
+    def _minted_here(self, values, keys: frozenset[str], send: Fact, after: Fact | None = None, depth: int = 2) -> bool:
         """The task id is one the client made up (``task = new_task(msg)``, ``uuid4()``):
         not a task the server created, whatever the message calls it. ``after``: made up
         after that point (none of its mints runs before it)."""
         roots = {key.split(".")[0] for key in keys}
         binds = [b for root in roots for b in values.sources(root, send)]
         return bool(roots) and bool(binds) and all(
-            any(self.qualified(c) in LOCAL_ID_MINTS for c in b.value.calls)
-            and (after is None or not runs_before(b, after))
-            for b in binds
+            self._mints(b.value, depth) and (after is None or not runs_before(b, after)) for b in binds
         )
+
+    def _mints(self, expr: Expr, depth: int = 2) -> bool:
+        """``expr`` is made from an id the client makes up: a mint's result (``uuid4()``), or
+        what a project function returns that makes one up on each of its paths
+        (``def new_id(): tid = str(uuid4()); return tid``)."""
+        for call in expr.calls:
+            if self.qualified(call) in LOCAL_ID_MINTS:
+                return True
+            function = self.callee(call)
+            if function is not None and depth > 0:
+                values = self.analysis.values(function)
+                exits = values.handed_out()
+                if exits and all(
+                    self._mints(e.value, depth - 1) or self._minted_here(values, frozenset(e.value.reads), e, depth=depth - 1) for e in exits
+                ):
+                    return True
+        return False
 
     def _unset_at(self, fact: Fact) -> set[str]:
         """Keys that are false (unset, ``None``) wherever ``fact`` runs, by its guards."""

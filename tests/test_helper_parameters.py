@@ -211,6 +211,55 @@ class Desk:
         return await submit(self.link, text)
 '''
 
+#: A task id made up by a helper of the client's (raw JSON-RPC): a new task, not one the server made.
+MINTED_BY_HELPER_RAW = '''
+import uuid
+
+import requests
+
+
+def new_task_id() -> str:
+    return f"job-{uuid.uuid4().hex}"
+
+
+def delegate(base: str, text: str) -> dict:
+    card = requests.get(base + "/.well-known/agent-card.json", timeout=5).json()
+    tid = new_task_id()
+    payload = {"jsonrpc": "2.0", "id": tid, "method": "message/send",
+               "params": {"message": {"role": "user", "parts": [{"kind": "text", "text": text}],
+                                      "messageId": tid, "taskId": tid}}}
+    return requests.post(card["url"], json=payload, timeout=30).json()  # expect: AC103
+'''
+
+#: The same made up by a method through a local name (a2a-sdk 0.3).
+MINTED_BY_METHOD_SDK = '''
+from uuid import uuid4
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.types import Message, Part, Role, TextPart
+
+
+class Router:
+    def __init__(self, http: httpx.AsyncClient):
+        self.http = http
+
+    def _fresh_id(self) -> str:
+        ident = uuid4().hex
+        return ident
+
+    async def route(self, url: str, text: str):
+        card = await A2ACardResolver(self.http, url).get_agent_card()
+        if card.security and not card.security_schemes:
+            raise RuntimeError("auth mismatch")
+        client = ClientFactory(ClientConfig(httpx_client=self.http)).create(card)
+        task_id = self._fresh_id()
+        msg = Message(role=Role.user, message_id=task_id, task_id=task_id, parts=[Part(root=TextPart(text=text))])
+        async for event in client.send_message(msg):  # expect: AC103
+            last = event
+        return last
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -220,6 +269,8 @@ SOURCES = {
     "store-through-self": STORE_THROUGH_SELF,
     "method-of-handed-object": METHOD_OF_HANDED_OBJECT,
     "method-of-handed-attribute": METHOD_OF_HANDED_ATTRIBUTE,
+    "minted-by-helper-raw": MINTED_BY_HELPER_RAW,
+    "minted-by-method-sdk": MINTED_BY_METHOD_SDK,
 }
 
 
