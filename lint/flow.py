@@ -1434,19 +1434,27 @@ class Flow:
         """A raw GET of the card URL whose response is only checked for its status
         (``return r.status_code == 200``, ``r.raise_for_status()``) and kept nowhere: a
         readiness probe, which reads no card. An SDK fetch returns a card, never a probe."""
+        return fetch.method in HTTP_READS and self._only_status_read(fetch, CALLER_DEPTH)
+
+    def _only_status_read(self, fetch: Call, depth: int) -> bool:
+        """What ``fetch`` gives is only checked for its status; a response handed back
+        (``return response``) is judged in each caller (``response = await get(http, url)``)."""
         scope = fetch.scope
-        if fetch.method not in HTTP_READS:
-            return False
         response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
         values = self.analysis.values(scope)  # and its copies: `response = held["response"]`
         copies = values.readers(fetch)
         response |= {t for b in copies for t in b.targets}
         if not response or any(self.outlives_the_call(t, scope) for t in response):
             return False
-        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
+        handed = [e for e in scope.exits if e.kind == "return" and dotted(e.value.node) in response]
+        if handed:
+            callers = self.callers(scope) if depth > 0 else []
+            if not callers or not all(self._only_status_read(c, depth - 1) for c in callers):
+                return False
+        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits if not any(e is h for h in handed)]
         exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls) and b not in copies]
         exprs += [c.args for c in scope.calls if c is not fetch]
-        checked = any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
+        checked = bool(handed) or any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
         for expr in exprs:
             used = [key[len(t) + 1 :].split(".")[0] for key in expr.keys for t in response if key == t or key.startswith(t + ".")]
             if used and not any(f in STATUS_FIELDS for f in used):

@@ -260,6 +260,68 @@ class Router:
         return last
 '''
 
+#: A readiness probe whose GET is in a helper that hands the response back: its caller reads only the status.
+PROBE_THROUGH_HELPER = '''
+import time
+
+import requests
+
+CARD_PATH = "/.well-known/agent-card.json"
+
+
+def _get_card_doc(base: str):
+    resp = requests.get(base + CARD_PATH, timeout=2)
+    return resp
+
+
+def is_up(base: str) -> bool:
+    resp = _get_card_doc(base)
+    return resp.status_code == 200
+
+
+def wait_until_up(bases: list[str], deadline: float) -> bool:
+    while time.monotonic() < deadline:
+        if all([is_up(base) for base in bases]):
+            return True
+        time.sleep(1)
+    return False
+'''
+
+#: The same helper, whose caller reads the card: a re-fetch without a validator.
+PROBE_THROUGH_HELPER_READ = PROBE_THROUGH_HELPER.replace(
+    "return resp.status_code == 200", 'return bool(resp.json().get("skills"))'
+).replace("timeout=2)\n", "timeout=2)  # expect: AC104\n")
+
+#: A probe through a method returning the response, checked with raise_for_status() (httpx, async).
+PROBE_THROUGH_METHOD = '''
+import asyncio
+
+import httpx
+
+
+class Fleet:
+    def __init__(self, urls: list[str]):
+        self.urls = urls
+
+    async def _fetch_card(self, http: httpx.AsyncClient, url: str) -> httpx.Response:
+        reply = await http.get(f"{url}/.well-known/agent-card.json")
+        return reply
+
+    async def healthy(self) -> list[str]:
+        up = []
+        async with httpx.AsyncClient(timeout=3) as http:
+            while len(up) < len(self.urls):
+                for url in self.urls:
+                    reply = await self._fetch_card(http, url)
+                    try:
+                        reply.raise_for_status()
+                    except httpx.HTTPStatusError:
+                        continue
+                    up.append(url)
+                await asyncio.sleep(2)
+        return up
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -271,6 +333,9 @@ SOURCES = {
     "method-of-handed-attribute": METHOD_OF_HANDED_ATTRIBUTE,
     "minted-by-helper-raw": MINTED_BY_HELPER_RAW,
     "minted-by-method-sdk": MINTED_BY_METHOD_SDK,
+    "probe-through-helper": PROBE_THROUGH_HELPER,
+    "probe-through-helper-read": PROBE_THROUGH_HELPER_READ,
+    "probe-through-method": PROBE_THROUGH_METHOD,
 }
 
 
