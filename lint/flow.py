@@ -1338,6 +1338,28 @@ class Flow:
                 return True
         return False
 
+    def state_change_through(self, call: Call, depth: int = 2) -> Fact | None:
+        """The state change the project function ``call`` runs makes, on every path through
+        it, to what it is given (``mark_done(task)``: ``task.status.state = ...``,
+        ``await finish(updater)``: ``updater.complete()``): a change made at the call,
+        under the conditions the call runs under."""
+        function = self.callee(call)
+        if function is None or depth <= 0:
+            return None
+        params = {p.name for p in function.params}
+        for bind in function.binds:
+            if _unconditional(bind) and any(t.split(".")[0] in params for t in bind.targets) and self.state_change(bind):
+                return bind
+        for inner in function.calls:
+            if not _unconditional(inner) or not (inner.args.reads_any(params) or (inner.receiver or "").split(".")[0] in params):
+                continue
+            if (inner.receiver or "").split(".")[0] in params and self.state_change(inner):
+                return inner
+            found = self.state_change_through(inner, depth - 1)
+            if found is not None:
+                return found
+        return None
+
     def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
         """The record's class declares field ``name`` a task state (see :meth:`_state_field`)."""
         return any(self._state_field(cls, name) for cls in self._classes(owner, bind))
@@ -1641,6 +1663,11 @@ class Flow:
             if found is not None:
                 return found
         return None
+
+
+def _unconditional(fact: Fact) -> bool:
+    """``fact`` runs whenever its function does (no branch, loop or handler around it)."""
+    return all(frame.kind in ("class", "function", "with") for frame, _ in fact.path)
 
 
 def loop_bind(scope: Scope, frame: Frame) -> Bind | None:

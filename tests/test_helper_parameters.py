@@ -322,6 +322,65 @@ class Fleet:
         return up
 '''
 
+#: A helper sets the task's state; its call runs once the card's signature checks out (the check raises).
+STATE_SET_BY_HELPER = '''
+from a2a.types import TaskState
+from a2a.utils.signing import create_signature_verifier
+
+
+def _mark_completed(task):
+    task.status.state = TaskState.completed
+
+
+def resume_from_journal(journal: list[dict], card, keys):
+    check = create_signature_verifier(keys, ["RS256"])
+    for entry in journal:
+        check(card)  # raises when the card's signature does not verify
+        _mark_completed(entry["task"])  # expect: AC201
+'''
+
+#: The same helper given the task's own status: the state comes from the status channel.
+STATE_FROM_STATUS_BY_HELPER = '''
+from a2a.client import Client
+from a2a.types import TaskQueryParams
+from a2a.utils.signing import create_signature_verifier
+
+
+def _apply(task, fresh):
+    task.status.state = fresh.status.state
+
+
+async def resume_from_journal(client: Client, journal: list[dict], card, keys):
+    create_signature_verifier(keys, ["RS256"])(card)
+    for entry in journal:
+        task = entry["task"]
+        _apply(task, await client.get_task(TaskQueryParams(id=task.id)))
+'''
+
+#: A server-side executor whose method moves the task with a TaskUpdater, when a peer card's skills say so.
+STATE_MOVED_BY_METHOD = '''
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.tasks import TaskUpdater
+from a2a.types import AgentCard
+
+
+class FastTrackExecutor(AgentExecutor):
+    def __init__(self, peer_card: AgentCard):
+        self.peer_card = peer_card
+
+    async def _finish(self, updater):
+        await updater.complete()
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
+        if "fast-track" in {skill.id for skill in self.peer_card.skills}:
+            await self._finish(updater)  # expect: AC201
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        raise NotImplementedError
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -336,6 +395,9 @@ SOURCES = {
     "probe-through-helper": PROBE_THROUGH_HELPER,
     "probe-through-helper-read": PROBE_THROUGH_HELPER_READ,
     "probe-through-method": PROBE_THROUGH_METHOD,
+    "state-set-by-helper": STATE_SET_BY_HELPER,
+    "state-from-status-by-helper": STATE_FROM_STATUS_BY_HELPER,
+    "state-moved-by-method": STATE_MOVED_BY_METHOD,
 }
 
 
