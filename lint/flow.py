@@ -701,6 +701,20 @@ class Flow:
                 return sink
         return None
 
+    def hashed(self, producer: Call, depth: int = 2) -> Call | None:
+        """The hash ``producer``'s value feeds: in its function, or in a caller it is handed
+        back to (``blob = canonical(card)`` ... ``sha256(blob.encode())``)."""
+        sink = self.feeds(producer, self.hash_sinks(producer.scope))
+        if sink is not None or depth <= 0:
+            return sink
+        flowing = self.derived(producer.scope, calls=[producer]).keys()
+        if not any(
+            e.kind == "return" and (any(c is producer for c in e.value.calls) or e.value.reads_any(flowing))
+            for e in producer.scope.exits
+        ):
+            return None
+        return next((sink for caller in self.callers(producer.scope) if (sink := self.hashed(caller, depth - 1))), None)
+
     # -- submission: runs after the task was submitted --
     def continuation(self, send: Call, at: Fact | None = None, arguments: Iterable | None = None) -> bool:
         """The message ``send`` sends carries a task id: it continues a task the server

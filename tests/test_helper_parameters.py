@@ -381,6 +381,44 @@ class FastTrackExecutor(AgentExecutor):
         raise NotImplementedError
 '''
 
+#: A helper makes the text its caller hashes, without sort_keys (raw JSON); one for a log line is no digest.
+CANONICAL_TEXT_BY_HELPER = '''
+import hashlib
+import json
+
+import httpx
+
+
+def _canonical(terms) -> str:
+    return json.dumps(terms, separators=(",", ":"))  # expect: AC107
+
+
+def _for_log(doc) -> str:
+    return json.dumps(doc, indent=2)
+
+
+def contract_hash(base: str) -> str:
+    card = httpx.get(f"{base}/.well-known/agent-card.json", timeout=5).json()
+    print(_for_log(card))
+    terms = {key: card[key] for key in ("protocolVersion", "securitySchemes", "security")}
+    return hashlib.sha256(_canonical(terms).encode()).hexdigest()
+'''
+
+#: A method's repr() of the contract fields, hashed by its caller with blake2b (a2a-sdk card).
+REPR_BY_METHOD = '''
+import hashlib
+
+from a2a.types import AgentCard
+
+
+class Pinning:
+    def _text(self, card: AgentCard) -> str:
+        return repr(card.model_dump(include={"protocol_version", "security_schemes", "security"}))  # expect: AC107
+
+    def pin(self, card: AgentCard) -> str:
+        return hashlib.blake2b(self._text(card).encode(), digest_size=16).hexdigest()
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -398,6 +436,8 @@ SOURCES = {
     "state-set-by-helper": STATE_SET_BY_HELPER,
     "state-from-status-by-helper": STATE_FROM_STATUS_BY_HELPER,
     "state-moved-by-method": STATE_MOVED_BY_METHOD,
+    "canonical-text-by-helper": CANONICAL_TEXT_BY_HELPER,
+    "repr-by-method": REPR_BY_METHOD,
 }
 
 
@@ -407,3 +447,4 @@ def test_findings_are_judged_by_what_callers_pass(name):
     result = lint_source(source, path=f"{name}.py")
     assert result.errors == []
     assert sorted((d.line, d.code) for d in result.diagnostics) == expected(source)
+
