@@ -1374,6 +1374,16 @@ class Flow:
                 return found
         return None
 
+    def always_raises(self, call: Call, depth: int = 2) -> bool:
+        """The project function ``call`` runs raises on every path (``def abort(why): raise
+        PeerChanged(why)``): the call is a ``raise`` where it stands."""
+        function = self.callee(call)
+        if function is None or depth <= 0:
+            return False
+        return any(e.kind == "raise" and _unconditional(e) for e in function.exits) or any(
+            _unconditional(inner) and self.always_raises(inner, depth - 1) for inner in function.calls
+        )
+
     def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
         """The record's class declares field ``name`` a task state (see :meth:`_state_field`)."""
         return any(self._state_field(cls, name) for cls in self._classes(owner, bind))

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from a2alint.flow import flow_of
-from a2alint.model import ModuleModel
+from a2alint.model import ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 VERSION_KEYS = ("protocol_version", "supported_interfaces", "protocolversion")
@@ -11,7 +11,8 @@ class ProtocolVersionUnchecked(Rule):
     """A fetched card is used to send without checking its protocol version.
 
     ## What it does
-    Flags a `send` in a function that fetched the peer's card (directly or
+    Flags a `send` (itself, or a call of a project helper that sends and
+    compares no version first) in a function that fetched the peer's card (directly or
     through `ClientFactory.connect` / `create_client(url)`) when nothing in
     that function or its class compares the card's `protocolVersion` (v1.0:
     `supportedInterfaces[].protocolVersion`) with the versions the client
@@ -92,20 +93,11 @@ async def delegate(http, url, message):
             fetch = next((c for c in scope.calls if (f := flow.effective(c, "card-fetch")) and not flow.is_probe(f)), None)
             if fetch is None:
                 continue
-            scopes = flow.class_scopes(scope)
-            checked = any(
-                not _mere_presence(test.shape)
-                and (
-                    any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
-                    or any("protocolVersion" in s for s in test.expr.strings)
-                )
-                for s in scopes
-                for test in s.tests
-            )
-            if checked:
+            if _compares_a_version(flow.class_scopes(scope)):
                 continue
             for call in scope.calls:
-                if "send" in flow.roles(call) and call.order > fetch.order:
+                chain = flow.chain(call, "send") if call.order > fetch.order else []
+                if chain and not _compares_a_version([step.scope for step in chain[1:]]):  # (a helper that sends may check first)
                     self.report(
                         call.node,
                         "card used to send without its protocol version being compared with the supported versions",
@@ -113,6 +105,19 @@ async def delegate(http, url, message):
                         "with the versions this client was built for before sending",
                         notes=[Note(fetch.node, "the card is fetched here")],
                     )
+
+
+def _compares_a_version(scopes: list[Scope]) -> bool:
+    """A test in ``scopes`` compares a protocol version (not only that there is one)."""
+    return any(
+        not _mere_presence(test.shape)
+        and (
+            any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
+            or any("protocolVersion" in s for s in test.expr.strings)
+        )
+        for scope in scopes
+        for test in scope.tests
+    )
 
 
 def _mere_presence(shape: tuple) -> bool:

@@ -419,6 +419,140 @@ class Pinning:
         return hashlib.blake2b(self._text(card).encode(), digest_size=16).hexdigest()
 '''
 
+#: A helper sends on a client made from a fetched card; another compares the card's version first.
+SENT_BY_HELPER_SDK = '''
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+
+
+async def _stream(client, message):
+    async for event in client.send_message(message):
+        print(event)
+
+
+async def _stream_checked(client, card, message):
+    if card.protocol_version not in ("0.3.0",):
+        raise RuntimeError(f"peer speaks A2A {card.protocol_version}")
+    async for event in client.send_message(message):
+        print(event)
+
+
+async def delegate(http, url, message):
+    card = await A2ACardResolver(http, url).get_agent_card()
+    client = ClientFactory(ClientConfig(httpx_client=http)).create(card)
+    await _stream(client, message)  # expect: AC108
+
+
+async def delegate_checked(http, url, message):
+    card = await A2ACardResolver(http, url).get_agent_card()
+    client = ClientFactory(ClientConfig(httpx_client=http)).create(card)
+    await _stream_checked(client, card, message)
+'''
+
+#: A JSON-RPC helper posts the message to the fetched card's URL (raw httpx).
+SENT_BY_HELPER_RAW = '''
+import uuid
+
+import httpx
+
+
+def _rpc(http: httpx.Client, url: str, method: str, params: dict) -> dict:
+    body = {"jsonrpc": "2.0", "id": str(uuid.uuid4()), "method": method, "params": params}
+    return http.post(url, json=body, timeout=30).json()
+
+
+def ask(base: str, text: str, digest: str) -> dict:
+    with httpx.Client() as http:
+        card = http.get(f"{base}/.well-known/agent-card.json").json()
+        message = {"role": "user", "messageId": str(uuid.uuid4()), "parts": [{"kind": "text", "text": text}]}
+        return _rpc(http, card["url"], "message/send", {"message": message, "metadata": {"contract_hash": digest}})  # expect: AC108
+'''
+
+#: A task update handler fails the task through a helper when the card's security schemes moved.
+FAILED_BY_HELPER = '''
+from a2a.types import Task, TaskState
+
+
+def _give_up(task: Task) -> None:
+    task.status.state = TaskState.failed
+
+
+async def on_task_update(task: Task, frozen_schemes: dict, peer_card) -> None:
+    if peer_card.security_schemes != frozen_schemes:
+        _give_up(task)  # expect: AC105
+'''
+
+#: A relay's helper fails the TaskUpdater when the card re-read in the stream hashes otherwise.
+FAILED_BY_UPDATER_HELPER = '''
+from a2a.client import A2ACardResolver, Client
+from a2a.server.tasks import TaskUpdater
+from a2a.types import Message
+
+
+async def _abandon(updater: TaskUpdater, reason: str) -> None:
+    await updater.failed()
+
+
+async def relay(client: Client, resolver: A2ACardResolver, updater: TaskUpdater, message: Message, pinned: str, contract_hash):
+    async for event in client.send_message(message):
+        card = await resolver.get_agent_card()
+        if contract_hash(card) != pinned:
+            await _abandon(updater, "peer contract moved")  # expect: AC105
+            return
+'''
+
+#: A helper that always raises, called when two cards' skills differ (another only logs unless told to be strict).
+RAISED_BY_HELPER = '''
+import logging
+
+from a2a.client import A2ACardResolver
+from a2a.types import AgentCard
+
+
+class PeerChanged(RuntimeError):
+    pass
+
+
+def _refuse(peer: str) -> None:
+    raise PeerChanged(f"{peer} changed what it offers")
+
+
+def _note(peer: str, strict: bool) -> None:
+    if strict:
+        raise PeerChanged(peer)
+    logging.info("%s changed what it offers", peer)
+
+
+async def guard(resolver: A2ACardResolver, pinned: AgentCard, peer: str) -> None:
+    fresh = await resolver.get_agent_card()
+    if {s.id for s in fresh.skills} != {s.id for s in pinned.skills}:
+        _refuse(peer)  # expect: AC106
+
+
+async def watch(resolver: A2ACardResolver, pinned: AgentCard, peer: str) -> None:
+    fresh = await resolver.get_agent_card()
+    if {s.id for s in fresh.skills} != {s.id for s in pinned.skills}:
+        _note(peer, strict=False)
+'''
+
+#: A method that stops the intake when the input modes of two raw cards differ.
+RAISED_BY_METHOD = '''
+import httpx
+
+
+class Intake:
+    def __init__(self, base: str):
+        self.base = base
+        self.pinned = httpx.get(f"{base}/.well-known/agent-card.json", timeout=10).json()
+
+    def _abort(self, what: str) -> None:
+        raise SystemExit(f"peer {self.base} moved its {what}; stopping the intake")
+
+    def preflight(self) -> None:
+        doc = httpx.get(f"{self.base}/.well-known/agent-card.json", timeout=10).json()
+        if doc.get("defaultInputModes") != self.pinned.get("defaultInputModes"):
+            self._abort("input modes")  # expect: AC106
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -448,3 +582,22 @@ def test_findings_are_judged_by_what_callers_pass(name):
     assert result.errors == []
     assert sorted((d.line, d.code) for d in result.diagnostics) == expected(source)
 
+
+#: Sources checked with one rule (off by default, or one other rules also speak of): (source, the rule).
+ONE_RULE = {
+    "sent-by-helper-sdk": (SENT_BY_HELPER_SDK, "AC108"),
+    "sent-by-helper-raw": (SENT_BY_HELPER_RAW, "AC108"),
+    "failed-by-helper": (FAILED_BY_HELPER, "AC105"),
+    "failed-by-updater-helper": (FAILED_BY_UPDATER_HELPER, "AC105"),
+    "raised-by-helper": (RAISED_BY_HELPER, "AC106"),
+    "raised-by-method": (RAISED_BY_METHOD, "AC106"),
+}
+
+
+@pytest.mark.parametrize("name", ONE_RULE)
+def test_one_rule_findings_are_judged_by_what_callers_pass(name):
+    source, code = ONE_RULE[name]
+    source = textwrap.dedent(source)
+    result = lint_source(source, path=f"{name}.py", select=(code,))
+    assert result.errors == []
+    assert sorted((d.line, d.code) for d in result.diagnostics) == expected(source)
