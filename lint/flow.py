@@ -715,6 +715,22 @@ class Flow:
             return None
         return next((sink for caller in self.callers(producer.scope) if (sink := self.hashed(caller, depth - 1))), None)
 
+    def stored_by_helpers(self, call: Call) -> list[Bind]:
+        """What project functions called before ``call`` store into what they are given of
+        its arguments (``add_digest(request, card)``: ``request.metadata.update(...)``)."""
+        given = {key for arg in call.arguments for key in arg.value.reads}
+        found: list[Bind] = []
+        for helper in call.scope.calls:
+            function = self.callee(helper) if helper.order < call.order and runs_before(helper, call) else None
+            if function is None:
+                continue
+            offset = self.analysis.offset(helper, function)
+            for param in function.params:
+                arg = helper.argument(param.index - offset, param.name)
+                if arg is not None and given & set(arg.value.reads):
+                    found += [b for b in function.binds if any(t.startswith(param.name + ".") for t in b.targets)]
+        return found
+
     # -- submission: runs after the task was submitted --
     def continuation(self, send: Call, at: Fact | None = None, arguments: Iterable | None = None) -> bool:
         """The message ``send`` sends carries a task id: it continues a task the server

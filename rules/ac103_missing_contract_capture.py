@@ -27,7 +27,8 @@ class MissingContractCapture(Rule):
     (by default names like `*contract_hash*`, `*card_digest*`,
     `freeze_contract`, `capture_contract`, or what `[tool.a2alint.api]`
     declares), a `hashlib` digest over those fields, or a metadata key
-    carrying such a digest into the send. One finding per send call. A
+    carrying such a digest into the send (also one a project helper the
+    message is handed to before the send sets on it). One finding per send call. A
     wrapper named like the API (`RemoteAgentConnection.send_message`) is not
     judged itself: calls of it from outside its class are.
 
@@ -495,6 +496,11 @@ def ask(transport: Transport, text: str) -> dict:
         ``local``: a digest the function adds, not one its callers hand it."""
         for arg in call.arguments:
             if flow.digest_of(arg.value, call, local) is not None:
+                return True
+        for store in flow.stored_by_helpers(call):  # `attach_digest(request, card)` before the send
+            if flow.digest_of(store.value, store, local) is not None:
+                return True
+            if any(word in text.lower() for text in (*store.value.strings, *store.value.keys) for word in _EVIDENCE_WORDS):
                 return True
         return any(word in text.lower() for text in argument_texts(call) for word in _EVIDENCE_WORDS)
 

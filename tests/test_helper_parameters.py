@@ -553,6 +553,53 @@ class Intake:
             self._abort("input modes")  # expect: AC106
 '''
 
+#: A helper stamps the contract digest into the request's metadata before the send (a2a-sdk 1.x).
+DIGEST_STAMPED_BY_HELPER = '''
+import hashlib
+import json
+from uuid import uuid4
+
+from a2a.client import Client
+from a2a.types import AgentCard, Message, Part, Role, SendMessageRequest
+
+
+def contract_digest(card: AgentCard) -> str:
+    terms = {"versions": sorted(i.protocol_version for i in card.supported_interfaces), "schemes": sorted(card.security_schemes)}
+    return hashlib.sha256(json.dumps(terms, sort_keys=True).encode()).hexdigest()
+
+
+def _stamp(request: SendMessageRequest, card: AgentCard) -> None:
+    request.metadata.update({"contract_digest": contract_digest(card)})
+
+
+async def ask(client: Client, card: AgentCard, text: str) -> None:
+    request = SendMessageRequest(message=Message(role=Role.ROLE_USER, message_id=uuid4().hex, parts=[Part(text=text)]))
+    _stamp(request, card)
+    async for response in client.send_message(request):
+        print(response)
+'''
+
+#: A method seals the message with the pin its object keeps (a2a-sdk 0.3).
+DIGEST_SEALED_BY_METHOD = '''
+import uuid
+
+from a2a.client import Client
+from a2a.types import Message, Part, Role, TextPart
+
+
+class Courier:
+    def __init__(self, client: Client, pin: str):
+        self.client, self.pin = client, pin
+
+    def _seal(self, message: Message) -> None:
+        message.metadata = {**(message.metadata or {}), "card_hash": self.pin}
+
+    async def deliver(self, text: str):
+        message = Message(role=Role.user, message_id=uuid.uuid4().hex, parts=[Part(root=TextPart(text=text))])
+        self._seal(message)
+        return [event async for event in self.client.send_message(message)]
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -572,6 +619,8 @@ SOURCES = {
     "state-moved-by-method": STATE_MOVED_BY_METHOD,
     "canonical-text-by-helper": CANONICAL_TEXT_BY_HELPER,
     "repr-by-method": REPR_BY_METHOD,
+    "digest-stamped-by-helper": DIGEST_STAMPED_BY_HELPER,
+    "digest-sealed-by-method": DIGEST_SEALED_BY_METHOD,
 }
 
 
