@@ -715,6 +715,17 @@ class Flow:
             return None
         return next((sink for caller in self.callers(producer.scope) if (sink := self.hashed(caller, depth - 1))), None)
 
+    def returned_texts(self, call: Call) -> list[str]:
+        """The strings, keys and fields of what the project function ``call`` runs returns
+        (through one assignment): ``def build(job, terms): msg = {..."contractHash": terms}; return msg``."""
+        function = self.callee(call)
+        texts: list[str] = []
+        for exit_ in function.exits if function is not None else ():
+            if exit_.kind == "return":
+                made = [exit_.value, *(b.value for b in function.binds if b.order < exit_.order and exit_.value.reads_any(set(b.targets)))]
+                texts += [t for value in made for t in (*value.strings, *value.keys, *value.fields)]
+        return texts
+
     def stored_by_helpers(self, call: Call) -> list[Bind]:
         """What project functions called before ``call`` store into what they are given of
         its arguments (``add_digest(request, card)``: ``request.metadata.update(...)``)."""
@@ -1900,10 +1911,11 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
     )
 
 
-def argument_texts(call: Call, hops: int = 2) -> list[str]:
+def argument_texts(call: Call, hops: int = 2, returned: Callable[[Call], list[str]] | None = None) -> list[str]:
     """Strings, keys and fields that flow into ``call``'s arguments, through up to ``hops``
     assignments (and any number of plain copies): ``message = Message(metadata={"contract_digest":
-    d}); send(message)``."""
+    d}); send(message)``. ``returned``: the texts of what a call on the way returns
+    (``msg = build(job, terms)``)."""
     texts = [*call.args.strings, *call.args.keys, *call.args.fields]
     wanted, seen = set(call.args.keys), set()
     while hops > 0:
@@ -1913,5 +1925,7 @@ def argument_texts(call: Call, hops: int = 2) -> list[str]:
         seen.update(map(id, feeding))
         wanted = {k for b in feeding for k in b.value.keys}
         texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
+        if returned is not None:
+            texts += [t for b in feeding for c in b.value.top for t in returned(c)]
         hops -= not all(b.copy_of is not None and b.direct is None for b in feeding)  # (`body = held["body"]`)
     return texts

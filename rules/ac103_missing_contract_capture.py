@@ -88,7 +88,7 @@ class MissingContractCapture(Rule):
     ## Limits
     - A digest attached under a field named for one (`contract_hash`,
       `digest`, `fingerprint`) counts when the function computing it is out
-      of sight, and so does a call of one named like a capture
+      of sight (also in what a project helper builds the message from), and so does a call of one named like a capture
       (`*contract_hash*`, `*card_digest*`, `freeze_contract`).
     - `to_*()`, `as_*()`, `model_dump()` and `MessageToDict()` are taken to
       hand back the same message in another form, and a capitalized callee
@@ -502,7 +502,7 @@ def ask(transport: Transport, text: str) -> dict:
                 return True
             if any(word in text.lower() for text in (*store.value.strings, *store.value.keys) for word in _EVIDENCE_WORDS):
                 return True
-        return any(word in text.lower() for text in argument_texts(call) for word in _EVIDENCE_WORDS)
+        return any(word in text.lower() for text in argument_texts(call, returned=flow.returned_texts) for word in _EVIDENCE_WORDS)
 
     @classmethod
     def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:

@@ -600,6 +600,47 @@ class Courier:
         return [event async for event in self.client.send_message(message)]
 '''
 
+#: A helper builds the reply with the contract hash it is handed in its metadata (raw requests).
+DIGEST_IN_BUILT_MESSAGE = '''
+import uuid
+
+import requests
+
+
+def build_reply(task_id: str, text: str, terms: str) -> dict:
+    msg = {"kind": "message", "role": "user", "messageId": uuid.uuid4().hex, "taskId": task_id,
+           "parts": [{"kind": "text", "text": text}], "metadata": {"contractHash": terms}}
+    return msg
+
+
+def answer(endpoint: str, job_id: str, text: str, terms: str) -> dict:
+    body = {"jsonrpc": "2.0", "id": uuid.uuid4().hex, "method": "message/send",
+            "params": {"message": build_reply(job_id, text, terms)}}
+    return requests.post(endpoint, json=body, timeout=30).json()
+'''
+
+#: A method builds the JSON-RPC params with the card hash (httpx).
+DIGEST_IN_BUILT_PARAMS = '''
+import uuid
+
+import httpx
+
+
+class Relay:
+    def __init__(self, url: str):
+        self.url = url
+        self.http = httpx.Client(timeout=30)
+
+    def _params(self, text: str, pin: str) -> dict:
+        params = {"message": {"role": "user", "messageId": str(uuid.uuid4()), "parts": [{"kind": "text", "text": text}]},
+                  "metadata": {"card_hash": pin}}
+        return params
+
+    def send(self, text: str, pin: str) -> dict:
+        payload = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": self._params(text, pin)}
+        return self.http.post(self.url, json=payload).json()
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -621,6 +662,8 @@ SOURCES = {
     "repr-by-method": REPR_BY_METHOD,
     "digest-stamped-by-helper": DIGEST_STAMPED_BY_HELPER,
     "digest-sealed-by-method": DIGEST_SEALED_BY_METHOD,
+    "digest-in-built-message": DIGEST_IN_BUILT_MESSAGE,
+    "digest-in-built-params": DIGEST_IN_BUILT_PARAMS,
 }
 
 
