@@ -1267,7 +1267,8 @@ class Analysis:
         """What ``root(...)`` runs where ``root`` holds a value: a function, a class (``cls``),
         a callable an external call returned."""
         found = []
-        for atom in sorted(self.resolve(values.at(root, call), local=True), key=self._target_order):
+        held = values.at(root, call)  # (`def opened(cls, card): return cls(...)`: the class its callers hand it)
+        for atom in sorted(self.resolve(held, local=True) or self.callers_class(held, CALLER_DEPTH), key=self._target_order):
             if atom[0] == FUNC:
                 found.append(Target(function=atom[1], model=self.model_of(atom[1])))
             elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`

@@ -641,6 +641,75 @@ class Relay:
         return self.http.post(self.url, json=payload).json()
 '''
 
+#: A classmethod hands cls to a module function that makes the session with its contract (raw httpx).
+MADE_BY_CLASS_HELPER = '''
+import hashlib
+import json
+
+import requests
+
+TERMS = ("protocolVersion", "securitySchemes", "security")
+
+
+def pin_of(doc: dict) -> str:
+    return hashlib.sha256(json.dumps({k: doc.get(k) for k in TERMS}, sort_keys=True).encode()).hexdigest()
+
+
+def _channel_for(cls, doc: dict, session: requests.Session):
+    return cls(doc["url"], pin_of(doc), session)
+
+
+class Channel:
+    def __init__(self, endpoint: str, pin: str, session: requests.Session):
+        self.endpoint = endpoint
+        self.pin = pin
+        self.session = session
+
+    @classmethod
+    def discover(cls, host: str, session: requests.Session | None = None) -> "Channel":
+        session = session or requests.Session()
+        doc = session.get(f"https://{host}/.well-known/agent-card.json", timeout=10).json()
+        return _channel_for(cls, doc, session)
+
+    def post(self, text: str) -> dict:
+        envelope = {"jsonrpc": "2.0", "id": "1", "method": "message/send",
+                    "params": {"message": {"role": "user", "messageId": "1", "parts": [{"kind": "text", "text": text}]},
+                               "metadata": {"pin": self.pin}}}
+        return self.session.post(self.endpoint, json=envelope, timeout=30).json()
+'''
+
+#: The same with an a2a-sdk 0.2 client, cls passed by keyword.
+MADE_BY_CLASS_KEYWORD = '''
+import hashlib
+import json
+
+import httpx
+from a2a.client import A2AClient
+from a2a.types import AgentCard, MessageSendParams, SendMessageRequest
+
+
+def terms_of(card: AgentCard) -> str:
+    fields = {"protocolVersion": card.protocol_version, "securitySchemes": card.security_schemes, "security": card.security}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def build_desk(client: A2AClient, card: AgentCard, cls):
+    return cls(client, terms_of(card))
+
+
+class PricingDesk:
+    def __init__(self, client: A2AClient, terms: str):
+        self.client, self.terms = client, terms
+
+    @classmethod
+    async def open(cls, http: httpx.AsyncClient, card: AgentCard) -> "PricingDesk":
+        return build_desk(A2AClient(http, agent_card=card), card, cls=cls)
+
+    async def quote(self, params: MessageSendParams):
+        params.metadata = {"terms": self.terms}
+        return await self.client.send_message(SendMessageRequest(id="q1", params=params))
+'''
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -664,6 +733,8 @@ SOURCES = {
     "digest-sealed-by-method": DIGEST_SEALED_BY_METHOD,
     "digest-in-built-message": DIGEST_IN_BUILT_MESSAGE,
     "digest-in-built-params": DIGEST_IN_BUILT_PARAMS,
+    "made-by-class-helper": MADE_BY_CLASS_HELPER,
+    "made-by-class-keyword": MADE_BY_CLASS_KEYWORD,
 }
 
 
