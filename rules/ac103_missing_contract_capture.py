@@ -90,6 +90,9 @@ class MissingContractCapture(Rule):
       `digest`, `fingerprint`) counts when the function computing it is out
       of sight (also in what a project helper builds the message from), and so does a call of one named like a capture
       (`*contract_hash*`, `*card_digest*`, `freeze_contract`).
+    - A call of a name `cls` that holds a project class (in a classmethod,
+      or in a function a classmethod hands `cls` to) is taken for making an
+      instance (its constructor), not for calling one.
     - `to_*()`, `as_*()`, `model_dump()` and `MessageToDict()` are taken to
       hand back the same message in another form, and a capitalized callee
       given `params=` / `message=` for a request model that wraps it.
