@@ -17,7 +17,7 @@ import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
+from a2alint.model import Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -341,7 +341,7 @@ class Flow:
         wanted = set(kinds)
         return any(a[0] in wanted and (guesses or not guessed(a)) for a in self.expr_atoms(expr, fact))
 
-    def is_card_value(self, node: cst.CSTNode, fact: Fact) -> bool:
+    def is_card_value(self, node: cst.CSTNode, fact: Fact, depth: int = 4) -> bool:
         """``node`` is a whole card where ``fact`` runs: ``card``, ``card.model_dump()``,
         ``MessageToDict(card)``, a copy of one; not a dict built from some of its fields."""
         key = dotted(node)
@@ -354,11 +354,14 @@ class Flow:
                 key = dotted(node.func.value)
         if key is None and isinstance(node, cst.Attribute) and node.attr.value == "__dict__":
             key = dotted(node.value)
-        return key is not None and self._whole(key, fact, 4)
+        return key is not None and self._whole(key, fact, depth)
 
     def _whole(self, key: str, fact: Fact, depth: int) -> bool:
         binds, _ = self.analysis.values(fact.scope).reaching(key, fact)
         if not binds:
+            passed = self.passed_for(key, fact.scope)
+            if passed:  # a helper's parameter is what its callers pass, judged there
+                return depth > 0 and any(arg is not None and self._whole_argument(arg, call, depth - 1) for call, arg in passed)
             return any(a[0] == CARD for a in self.atoms(key, fact))
         for bind in binds:
             if bind.copy_of is not None and bind.copy_of != key:
@@ -370,6 +373,26 @@ class Flow:
             else:
                 return False
         return True
+
+    def _whole_argument(self, arg: Argument, call: Call, depth: int) -> bool:
+        """The argument ``call`` passes is a whole card: a key or a serialisation of one, or
+        the result of a call that is one (``digest(resp.json())``)."""
+        direct = next((c for c in arg.value.top if c.node is arg.value.node), None)
+        if direct is not None and not self.is_card_value(direct.node, call, depth):
+            return any(a[0] == CARD for a in self.result(direct))
+        return self.is_card_value(arg.value.node, call, depth)
+
+    def passed_for(self, key: str, scope: Scope) -> list[tuple[Call, Argument | None]]:
+        """What each caller passes for the untyped parameter ``key`` of ``scope`` (None where
+        a caller leaves it out); empty when ``key`` is no such parameter or nothing calls it."""
+        param = self.analysis.values(scope).params.get(key)
+        if param is None or param.annotation or param.star:
+            return []
+        passed = []
+        for call in self.callers(scope):
+            offset = self.analysis.offset(call, scope)
+            passed.append((call, call.argument(param.index - offset, param.name)))
+        return passed
 
     def derived(self, scope: Scope, keys: Iterable[str] = (), calls: Iterable[Call] = ()) -> dict[str, int]:
         """Keys whose value derives from ``keys`` or from the results of ``calls``, with the
@@ -446,7 +469,7 @@ class Flow:
     def _built_with(self, key: str, fact: Fact, fetch: Call) -> bool:
         """``key`` holds an object of a project class made with the card ``fetch`` yields
         (``link = PeerLink(card, url)``): what it sends goes out under that card."""
-        binds, _ = self.analysis.values(fact.scope).reaching(key, fact)
+        binds = self.analysis.values(fact.scope).sources(key, fact)
         return bool(binds) and all(
             b.direct is not None and self._constructs(b.direct)
             and any(self.depends_on_fetch(a.value, b, fetch) for a in b.direct.arguments)
@@ -522,11 +545,24 @@ class Flow:
         """``key`` is kept beyond the function: on the object, or in a module-level name."""
         root = key.split(".")[0]
         if root == "self":
-            return True
+            return not self._transient(key, scope)
         if scope is not None and root in self.analysis.values(scope).locals:
             return False
         model = self.analysis.model_of(scope) if scope is not None else self.model
         return root in self.analysis.module_names(model)
+
+    def _transient(self, key: str, scope: Scope | None) -> bool:
+        """``self.x`` is only read straight back where it is stored (``self._card = card``;
+        ``card = self.get_card()``), and no code in reach calls that getter elsewhere."""
+        cls = self.analysis.class_of(scope) if scope is not None and key.count(".") == 1 else None
+        getter = cls.transient.get(key.split(".")[1]) if cls is not None else None
+        if getter is None:
+            return False
+        model = self.analysis.model_of(scope)
+        return all(
+            call.receiver == "self" and call.scope.class_name == cls.name
+            for call in self.analysis._nearby(model, "calls", getter)
+        )
 
     def keeps(self, call: Call, kept: Iterable[str]) -> bool:
         """``call`` stores what ``kept`` holds beyond its function: a method of a lasting
@@ -660,7 +696,7 @@ class Flow:
                 digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
                 if digest is None:
                     continue
-                if candidate is scope or any(t.startswith("self.") for t in bind.targets) or _pins(candidate, bind):
+                if candidate is scope or any(t.startswith("self.") for t in bind.targets) or _pins(values, bind):
                     return digest
             if candidate is scope:
                 for call in candidate.calls:  # a capture whose result is not kept is still a capture
@@ -706,6 +742,47 @@ class Flow:
                 return sink
         return None
 
+    def hashed(self, producer: Call, depth: int = 2) -> Call | None:
+        """The hash ``producer``'s value feeds: in its function, or in a caller it is handed
+        back to (``blob = canonical(card)`` ... ``sha256(blob.encode())``)."""
+        sink = self.feeds(producer, self.hash_sinks(producer.scope))
+        if sink is not None or depth <= 0:
+            return sink
+        flowing = self.derived(producer.scope, calls=[producer]).keys()
+        if not any(
+            e.kind == "return" and (any(c is producer for c in e.value.calls) or e.value.reads_any(flowing))
+            for e in producer.scope.exits
+        ):
+            return None
+        return next((sink for caller in self.callers(producer.scope) if (sink := self.hashed(caller, depth - 1))), None)
+
+    def returned_texts(self, call: Call) -> list[str]:
+        """The strings, keys and fields of what the project function ``call`` runs returns
+        (through one assignment): ``def build(job, terms): msg = {..."contractHash": terms}; return msg``."""
+        function = self.callee(call)
+        texts: list[str] = []
+        for exit_ in function.exits if function is not None else ():
+            if exit_.kind == "return":
+                made = [exit_.value, *(b.value for b in function.binds if b.order < exit_.order and exit_.value.reads_any(set(b.targets)))]
+                texts += [t for value in made for t in (*value.strings, *value.keys, *value.fields)]
+        return texts
+
+    def stored_by_helpers(self, call: Call) -> list[Bind]:
+        """What project functions called before ``call`` store into what they are given of
+        its arguments (``add_digest(request, card)``: ``request.metadata.update(...)``)."""
+        given = {key for arg in call.arguments for key in arg.value.reads}
+        found: list[Bind] = []
+        for helper in call.scope.calls:
+            function = self.callee(helper) if helper.order < call.order and runs_before(helper, call) else None
+            if function is None:
+                continue
+            offset = self.analysis.offset(helper, function)
+            for param in function.params:
+                arg = helper.argument(param.index - offset, param.name)
+                if arg is not None and given & set(arg.value.reads):
+                    found += [b for b in function.binds if any(t.startswith(param.name + ".") for t in b.targets)]
+        return found
+
     # -- submission: runs after the task was submitted --
     def continuation(self, send: Call, at: Fact | None = None, arguments: Iterable | None = None) -> bool:
         """The message ``send`` sends carries a task id: it continues a task the server
@@ -724,17 +801,32 @@ class Flow:
         unset = self._unset_at(at)
         return any(not keys or not keys <= unset or _rebound(values, keys, at, send) for keys in sources)
 
-    def _minted_here(self, values, keys: frozenset[str], send: Call, after: Fact | None = None) -> bool:
+    def _minted_here(self, values, keys: frozenset[str], send: Fact, after: Fact | None = None, depth: int = 2) -> bool:
         """The task id is one the client made up (``task = new_task(msg)``, ``uuid4()``):
         not a task the server created, whatever the message calls it. ``after``: made up
         after that point (none of its mints runs before it)."""
         roots = {key.split(".")[0] for key in keys}
-        binds = [b for root in roots for b in values.reaching(root, send)[0]]
+        binds = [b for root in roots for b in values.sources(root, send)]
         return bool(roots) and bool(binds) and all(
-            any(self.qualified(c) in LOCAL_ID_MINTS for c in b.value.calls)
-            and (after is None or not runs_before(b, after))
-            for b in binds
+            self._mints(b.value, depth) and (after is None or not runs_before(b, after)) for b in binds
         )
+
+    def _mints(self, expr: Expr, depth: int = 2) -> bool:
+        """``expr`` is made from an id the client makes up: a mint's result (``uuid4()``), or
+        what a project function returns that makes one up on each of its paths
+        (``def new_id(): tid = str(uuid4()); return tid``)."""
+        for call in expr.calls:
+            if self.qualified(call) in LOCAL_ID_MINTS:
+                return True
+            function = self.callee(call)
+            if function is not None and depth > 0:
+                values = self.analysis.values(function)
+                exits = values.handed_out()
+                if exits and all(
+                    self._mints(e.value, depth - 1) or self._minted_here(values, frozenset(e.value.reads), e, depth=depth - 1) for e in exits
+                ):
+                    return True
+        return False
 
     def _unset_at(self, fact: Fact) -> set[str]:
         """Keys that are false (unset, ``None``) wherever ``fact`` runs, by its guards."""
@@ -802,7 +894,7 @@ class Flow:
         )
         if not on_object or not call.receiver:
             return False
-        binds, _ = self.analysis.values(call.scope).reaching(call.receiver, call)
+        binds = self.analysis.values(call.scope).sources(call.receiver, call)
         return bool(binds) and all(b.direct is not None and self._constructs(b.direct) for b in binds)
 
     def _constructs(self, call: Call, depth: int = 2) -> bool:
@@ -820,8 +912,7 @@ class Flow:
         for exit_ in returned:
             made = list(exit_.value.top)
             if not made and len(exit_.value.reads) == 1:
-                binds, _ = values.reaching(next(iter(exit_.value.reads)), exit_)
-                made = [b.direct for b in binds]
+                made = [b.direct for b in values.sources(next(iter(exit_.value.reads)), exit_)]
             if not made or not all(c is not None and self._constructs(c, depth - 1) for c in made):
                 return False
         return True
@@ -977,15 +1068,22 @@ class Flow:
         if handler is not None and isinstance(handler.node, Param):
             return handler
         if depth > 0:  # a caller after submission explains more than a name passed to a factory
-            callers = self.callers(scope)
-            for caller in callers:
-                upstream = self.submission(caller, depth - 1)
-                if upstream is not None and self._set_by(upstream, caller):
-                    continue  # `if self._client is None: self.connect()` after a send through self._client
-                if upstream is not None:
-                    via = ((caller, f"calls {scope.name}() after submission"), *upstream.via)
-                    return replace(upstream, via=via)
+            found = self._caller_submission(scope, depth)
+            if found is not None:
+                return found
         return handler
+
+    def _caller_submission(self, scope: Scope, depth: int) -> Anchor | None:
+        """Why a caller of ``scope`` runs it after a submission: a caller where the task is
+        in flight (live) before one that merely runs after an earlier send, so that the
+        answer does not depend on which caller comes first."""
+        anchors = []
+        for caller in self.callers(scope):
+            upstream = self.submission(caller, depth - 1)
+            if upstream is None or self._set_by(upstream, caller):
+                continue  # `if self._client is None: self.connect()` after a send through self._client
+            anchors.append(replace(upstream, via=((caller, f"calls {scope.name}() after submission"), *upstream.via)))
+        return next((a for a in anchors if a.live), anchors[0] if anchors else None)
 
     def _set_by(self, anchor: Anchor, call: Call) -> bool:
         """``call`` runs only while an attribute is unset (``if self._client is None:``)
@@ -1182,7 +1280,7 @@ class Flow:
         if kind in ("and", "or"):
             return (kind, self.condition(shape[1], scope, depth, flags), self.condition(shape[2], scope, depth, flags))
         if kind == "key" and depth > 0:
-            binds = self.analysis.values(scope).binds_of.get(shape[1], ())
+            binds = self.analysis.values(scope).sources(shape[1], None)  # (a copy's: `lost = held["lost"]`)
             if len(binds) == 1 and binds[0].shape:
                 if flags is not None:
                     flags.append(binds[0])
@@ -1355,6 +1453,38 @@ class Flow:
                 return True
         return False
 
+    def state_change_through(self, call: Call, depth: int = 2) -> Fact | None:
+        """The state change the project function ``call`` runs makes, on every path through
+        it, to what it is given (``mark_done(task)``: ``task.status.state = ...``,
+        ``await finish(updater)``: ``updater.complete()``): a change made at the call,
+        under the conditions the call runs under."""
+        function = self.callee(call)
+        if function is None or depth <= 0:
+            return None
+        params = {p.name for p in function.params}
+        for bind in function.binds:
+            if _unconditional(bind) and any(t.split(".")[0] in params for t in bind.targets) and self.state_change(bind):
+                return bind
+        for inner in function.calls:
+            if not _unconditional(inner) or not (inner.args.reads_any(params) or (inner.receiver or "").split(".")[0] in params):
+                continue
+            if (inner.receiver or "").split(".")[0] in params and self.state_change(inner):
+                return inner
+            found = self.state_change_through(inner, depth - 1)
+            if found is not None:
+                return found
+        return None
+
+    def always_raises(self, call: Call, depth: int = 2) -> bool:
+        """The project function ``call`` runs raises on every path (``def abort(why): raise
+        PeerChanged(why)``): the call is a ``raise`` where it stands."""
+        function = self.callee(call)
+        if function is None or depth <= 0:
+            return False
+        return any(e.kind == "raise" and _unconditional(e) for e in function.exits) or any(
+            _unconditional(inner) and self.always_raises(inner, depth - 1) for inner in function.calls
+        )
+
     def _declared_state_field(self, bind: Bind, owner: str, name: str) -> bool:
         """The record's class declares field ``name`` a task state (see :meth:`_state_field`)."""
         return any(self._state_field(cls, name) for cls in self._classes(owner, bind))
@@ -1451,16 +1581,27 @@ class Flow:
         """A raw GET of the card URL whose response is only checked for its status
         (``return r.status_code == 200``, ``r.raise_for_status()``) and kept nowhere: a
         readiness probe, which reads no card. An SDK fetch returns a card, never a probe."""
+        return fetch.method in HTTP_READS and self._only_status_read(fetch, CALLER_DEPTH)
+
+    def _only_status_read(self, fetch: Call, depth: int) -> bool:
+        """What ``fetch`` gives is only checked for its status; a response handed back
+        (``return response``) is judged in each caller (``response = await get(http, url)``)."""
         scope = fetch.scope
-        if fetch.method not in HTTP_READS:
-            return False
         response = {t for b in scope.binds if any(c is fetch for c in b.value.calls) for t in b.targets}
+        values = self.analysis.values(scope)  # and its copies: `response = held["response"]`
+        copies = values.readers(fetch)
+        response |= {t for b in copies for t in b.targets}
         if not response or any(self.outlives_the_call(t, scope) for t in response):
             return False
-        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits]
-        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls)]
+        handed = [e for e in scope.exits if e.kind == "return" and dotted(e.value.node) in response]
+        if handed:
+            callers = self.callers(scope) if depth > 0 else []
+            if not callers or not all(self._only_status_read(c, depth - 1) for c in callers):
+                return False
+        exprs = [t.expr for t in scope.tests] + [e.value for e in scope.exits if not any(e is h for h in handed)]
+        exprs += [b.value for b in scope.binds if not any(c is fetch for c in b.value.calls) and b not in copies]
         exprs += [c.args for c in scope.calls if c is not fetch]
-        checked = any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
+        checked = bool(handed) or any(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
         for expr in exprs:
             used = [key[len(t) + 1 :].split(".")[0] for key in expr.keys for t in response if key == t or key.startswith(t + ".")]
             if used and not any(f in STATUS_FIELDS for f in used):
@@ -1495,9 +1636,10 @@ class Flow:
         if _expiry(test):
             return True
         scope = test.scope
+        values = self.analysis.values(scope)
         for bind in scope.binds:
             if bind.order < test.order and test.expr.reads_any(set(bind.targets)):
-                for call in bind.value.calls:
+                for call in (c for made in values.made_of(bind) for c in made.value.calls):
                     helper = self.callee(call)
                     if helper is not None and helper is not scope and any(_expiry(t) for t in helper.tests):
                         return True
@@ -1650,6 +1792,11 @@ class Flow:
         return None
 
 
+def _unconditional(fact: Fact) -> bool:
+    """``fact`` runs whenever its function does (no branch, loop or handler around it)."""
+    return all(frame.kind in ("class", "function", "with") for frame, _ in fact.path)
+
+
 def loop_bind(scope: Scope, frame: Frame) -> Bind | None:
     """The bind of a ``for`` loop's target (made while its iterable is read)."""
     return next((b for b in scope.binds if b.kind == "for" and b.path and b.path[-1][0] is frame), None)
@@ -1763,10 +1910,11 @@ def _expiry(test: Test) -> bool:
     return any((call.callee or "").endswith(_CLOCKS) for call in test.expr.calls)
 
 
-def _pins(scope: Scope, bind: Bind) -> bool:
+def _pins(values, bind: Bind) -> bool:
     """A digest handed back by a method that pins the card it hashes on ``self``
     (``self.card = card`` ... ``return digest``): what the object sends with is frozen."""
-    hashed = set(bind.value.keys)
+    scope = values.scope
+    hashed = {key for made in values.made_of(bind) for key in made.value.keys}  # (`digest = held["digest"]`)
     pinned = any(t.startswith("self.") and b.value.reads_any(hashed) for b in scope.binds for t in b.targets)
     return pinned and any(e.kind == "return" and e.value.reads_any(set(bind.targets)) for e in scope.exits)
 
@@ -1844,7 +1992,7 @@ def _made_of(values, call: Call) -> list[Expr]:
     exprs = [arg.value for arg in call.arguments]
     for arg in call.arguments:
         for key in arg.value.reads:
-            exprs += [bind.value for bind in values.reaching(key, call)[0]]
+            exprs += [bind.value for bind in values.sources(key, call)]
     return exprs
 
 
@@ -1881,13 +2029,21 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
     )
 
 
-def argument_texts(call: Call, hops: int = 2) -> list[str]:
+def argument_texts(call: Call, hops: int = 2, returned: Callable[[Call], list[str]] | None = None) -> list[str]:
     """Strings, keys and fields that flow into ``call``'s arguments, through up to ``hops``
-    assignments: ``message = Message(metadata={"contract_digest": d}); send(message)``."""
+    assignments (and any number of plain copies): ``message = Message(metadata={"contract_digest":
+    d}); send(message)``. ``returned``: the texts of what a call on the way returns
+    (``msg = build(job, terms)``)."""
     texts = [*call.args.strings, *call.args.keys, *call.args.fields]
-    wanted = set(call.args.keys)
-    for _ in range(hops):
-        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets)]
+    wanted, seen = set(call.args.keys), set()
+    while hops > 0:
+        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets) and id(b) not in seen]
+        if not feeding:
+            break
+        seen.update(map(id, feeding))
         wanted = {k for b in feeding for k in b.value.keys}
         texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
+        if returned is not None:
+            texts += [t for b in feeding for c in b.value.top for t in returned(c)]
+        hops -= not all(b.copy_of is not None and b.direct is None for b in feeding)  # (`body = held["body"]`)
     return texts

@@ -150,6 +150,105 @@ def target_keys(target: cst.CSTNode) -> list[str]:
     return [key] if key else []
 
 
+def _held_tuple(bind: "Bind", binds_of: dict[str, list["Bind"]], scope: "Scope") -> "Bind | None":
+    """The bind of the tuple ``bind`` unpacks element by element (``a, b = pair`` where
+    ``pair = (x, y)`` is bound once, before it, and what ``x`` and ``y`` read is not bound
+    in between), or None."""
+    node = bind.node
+    if bind.kind != "assign" or bind.weak or len(bind.targets) < 2 or type(node) is not cst.Assign or len(node.targets) != 1:
+        return None
+    target = node.targets[0].target
+    if type(target) not in (cst.Tuple, cst.List) or len(target.elements) != len(bind.targets) \
+            or any(type(e.value) not in (cst.Name, cst.Attribute) for e in target.elements):
+        return None
+    if type(node.value) is not cst.Name or any(p.name == node.value.value for p in scope.params):
+        return None
+    holders = binds_of.get(node.value.value, [])
+    if len(holders) != 1:
+        return None
+    holder = holders[0]
+    elements = holder.value.elements
+    if holder.kind != "assign" or holder.weak or holder.order >= bind.order or elements is None \
+            or len(elements) != len(bind.targets) or type(holder.value.node) is not cst.Tuple:
+        return None
+    read = {key.split(".")[0] for element in elements for key in element.keys}
+    between = any(holder.order < other.order < bind.order for key in read for other in binds_of.get(key, ()))
+    return None if between else holder
+
+
+def _returned_attribute(scope: "Scope") -> str | None:
+    """``x`` for a method whose whole body is ``return self.x`` (a getter), else None."""
+    body = scope.node.body.body if type(scope.node.body) is cst.IndentedBlock else ()
+    exits = scope.exits
+    if len(body) != 1 or len(exits) != 1 or scope.binds or scope.calls or type(exits[0].value.node) is not cst.Attribute:
+        return None
+    [key] = exits[0].value.reads or [None]
+    return key[len("self."):] if key and key.startswith("self.") and key.count(".") == 1 else None
+
+
+def _store_read_back(bind: "Bind", getters: dict[str, str], binds_of: dict[str, list["Bind"]], scope: "Scope") -> "Bind | None":
+    """The store ``self.x = value`` that ``bind`` (``name = self.get_x()``) reads straight
+    back through a getter, or None."""
+    if bind.kind != "assign" or bind.weak or len(bind.targets) != 1 or "." in bind.targets[0] or type(bind.node) is not cst.Assign:
+        return None
+    read = bind.value.node
+    call = bind.direct
+    if call is not None and call.node is read and call.receiver == "self" and not call.arguments:
+        name, property_read = call.method, False
+    elif type(read) is cst.Attribute and bind.copy_of and bind.copy_of.startswith("self.") and bind.copy_of.count(".") == 1:
+        name, property_read = bind.copy_of[len("self."):], True
+    else:
+        return None
+    attribute, is_property = getters.get(name or "", (None, False))
+    if attribute is None or is_property != property_read:
+        return None
+    stores = [b for b in binds_of.get(f"self.{attribute}", ()) if b.order < bind.order]
+    if len(stores) != 1 or stores[0].kind != "assign" or stores[0].weak or stores[0].targets != [f"self.{attribute}"]:
+        return None
+    store = stores[0]
+    if type(store.node) is not cst.Assign or not _encloses(store.path, bind.path):
+        return None
+    own = {id(c) for c in bind.value.calls}
+    if any(store.order < c.order < bind.order and id(c) not in own for c in scope.calls):
+        return None
+    read_keys = {key.split(".")[0] for key in store.value.keys}
+    if any(store.order < other.order < bind.order for key in read_keys for other in binds_of.get(key, ())):
+        return None
+    return store
+
+
+def _read_elsewhere(attribute: str, getter: str, methods, read_back: set[int], own: "Scope") -> bool:
+    """``self.<attribute>`` is read in the class other than straight back where it is
+    stored: by a method other than its getter ``own``, or through a call of the getter
+    (or a read of it, when a property) that is not such a read-back."""
+    key, through = f"self.{attribute}", f"self.{getter}"
+    for scope in methods:
+        if scope is own:
+            continue
+        exprs = [b.value for b in scope.binds] + [t.expr for t in scope.tests] + [e.value for e in (*scope.exits, *scope.yields)]
+        exprs += [c.args for c in scope.calls]
+        for expr in exprs:
+            if key in expr.keys or (through in expr.keys and id(expr.node) not in read_back):
+                return True
+        for call in scope.calls:
+            if call.receiver == key or (call.callee == through and id(call.node) not in read_back):
+                return True
+    return False
+
+
+def _binds_by_target(scope: "Scope") -> dict[str, list["Bind"]]:
+    found: dict[str, list[Bind]] = {}
+    for bind in scope.binds:
+        for target in bind.targets:
+            found.setdefault(target, []).append(bind)
+    return found
+
+
+def _encloses(outer: "Path", inner: "Path") -> bool:
+    """A fact on control path ``outer`` sits in a block that holds ``inner``'s."""
+    return inner[:len(outer)] == outer
+
+
 def _weak_target(target: cst.CSTNode) -> bool:
     """``d[k] = v`` adds to what ``d`` holds; it does not replace it."""
     if type(target) is cst.Subscript:
@@ -271,6 +370,12 @@ class Expr:
     literal_state: str | None = None
     #: For a tuple literal (``return doc, digest``): what each element is made of.
     elements: list["Expr"] | None = None
+    #: For a dict literal whose keys are all spelt out (``{"card": card}``): what each
+    #: key's value is made of, by the key a read of it names (``entry["card"]`` -> ``card``).
+    entries: dict[str, "Expr"] | None = None
+    #: The value's form when it is a condition and is held on its way (a dict entry, an
+    #: argument): ``{"lost": a - b}``, as a test's (see :func:`shape_of`).
+    shape: tuple = ()
 
     def __init__(self, node: cst.CSTNode | None = None, **fields: object) -> None:
         self.node = node
@@ -494,6 +599,9 @@ class ClassFacts:
     fields: dict[str, tuple[str | None, "Bind | None"]] = field(default_factory=dict)
     #: The scope the class body's binds are recorded in.
     scope: Scope | None = None
+    #: Attributes the class only ever reads straight back where it stores them, through
+    #: a getter method (``self._card = card``; ``card = self.get_card()``) -> that getter.
+    transient: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"Class({self.qualname})"
@@ -665,7 +773,7 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
-def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH) -> tuple:
+def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH, written: dict[int, cst.Call] | None = None) -> tuple:
     """The form of a condition, enough to ask what it tests without the tree:
 
     ``("not", s)``, ``("or", a, b)``, ``("and", a, b)``, ``("cmp", op, left, right, calls)``
@@ -676,19 +784,21 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
     a difference of sets is true when they differ (``a - b``: an item of ``a`` is not in
     ``b``; ``a ^ b``: ``a != b``);
     a filtering comprehension is true when one item passes (``[s for s in xs if p]`` is
-    ``any(p for s in xs)``), and ``all(not p ...)`` is ``not any(p ...)``."""
+    ``any(p for s in xs)``), and ``all(not p ...)`` is ``not any(p ...)``. A call through a
+    bound method or a partial is read as the call it makes (``written``: id -> that call)."""
+    written = written or {}
     kind = type(node)
     if depth <= 0:
         return ("other", expr_keys(node))
     if kind is cst.UnaryOperation and type(node.operator) is cst.Not:
-        return ("not", shape_of(node.expression, calls, depth - 1))
+        return ("not", shape_of(node.expression, calls, depth - 1, written))
     if kind is cst.BooleanOperation:
         op = "and" if type(node.operator) is cst.And else "or"
-        return (op, shape_of(node.left, calls, depth - 1), shape_of(node.right, calls, depth - 1))
+        return (op, shape_of(node.left, calls, depth - 1, written), shape_of(node.right, calls, depth - 1, written))
     sized = _sized(node)
     if sized is not None:
         inner, empty = sized
-        shape = shape_of(inner, calls, depth - 1)
+        shape = shape_of(inner, calls, depth - 1, written)
         return ("not", shape) if empty else shape
     if kind is cst.Comparison and len(node.comparisons) == 1:
         target = node.comparisons[0]
@@ -701,6 +811,8 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
         op = _SET_DIFFERENCES[type(node.operator)]
         return ("cmp", op, expr_keys(node.left), expr_keys(node.right), (_call_of(node.left, calls), _call_of(node.right, calls)))
     if kind is cst.Call:
+        index = calls.get(id(node))
+        node = written.get(id(node), node)
         name = dotted(node.func)
         if name == "all" and _negated_items(node):
             return ("not", ("any", expr_keys(node)))
@@ -709,8 +821,8 @@ def shape_of(node: cst.CSTNode, calls: dict[int, int], depth: int = SHAPE_DEPTH)
         key = dotted(node)  # `slot.get("remote_ref")`: a field read
         if key is not None and name and name.endswith(".get"):
             return ("key", key)
-        if id(node) in calls:
-            return ("call", calls[id(node)])
+        if index is not None:
+            return ("call", index)
     if kind is cst.Await and type(node.expression) is cst.Call and id(node.expression) in calls:
         return ("call", calls[id(node.expression)])
     if kind in (cst.Name, cst.Attribute, cst.Subscript):
@@ -843,9 +955,10 @@ _COLLECTED = {
     (cst.Raise, "exc"),
     (cst.Expr, "value"),
     (cst.Element, "value"),
+    (cst.DictElement, "value"),
 }
 #: Collected expressions whose reads and calls are part of the enclosing value too.
-_PART_OF_VALUE = {(cst.NamedExpr, "value"), (cst.CompFor, "iter"), (cst.Element, "value")}
+_PART_OF_VALUE = {(cst.NamedExpr, "value"), (cst.CompFor, "iter"), (cst.Element, "value"), (cst.DictElement, "value")}
 _TEST_KINDS = {cst.If: "if", cst.While: "while", cst.Assert: "assert", cst.IfExp: "ifexp", cst.CompIf: "comprehension"}
 _STATEMENTS = frozenset(
     {cst.SimpleStatementLine, cst.If, cst.For, cst.While, cst.Try, cst.TryStar, cst.With, cst.FunctionDef, cst.ClassDef, cst.Match}
@@ -923,6 +1036,11 @@ def _type_text(node: cst.CSTNode) -> str | None:
     return dotted(node)
 
 
+def is_partial(call: cst.Call) -> bool:
+    """``call`` makes a ``functools.partial``."""
+    return dotted(call.func) in ("partial", "functools.partial")
+
+
 class ModelBuilder:
     """Builds a :class:`ModuleModel` in one pass over the tree (driven by :func:`walk`)."""
 
@@ -946,6 +1064,8 @@ class ModelBuilder:
         #: of one) -> the partial's call, whose arguments come first
         self.partials: dict[int, dict[str, cst.Call]] = {}
         self.partial_of: dict[int, cst.Call] = {}
+        #: id(call through a bound method or a partial) -> the call it makes, written out
+        self.written: dict[int, cst.Call] = {}
         self.statements: list[cst.CSTNode] = []
         self.pending: dict[int, Expr] = {}  # id(node) -> collected Expr for (node, attribute)
         #: Nodes whose key is part of a longer one being read (``card`` in ``card.skills``),
@@ -1001,7 +1121,7 @@ class ModelBuilder:
         elif kind is cst.For:
             iterated = node.iter
             if type(iterated) is cst.Call:
-                func = iterated.func
+                func, _ = self._called(iterated.func)  # `count = itertools.count; for _ in count():`
                 name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
                 frame.endless = name in _ENDLESS_ITERATORS
         elif kind is cst.With:
@@ -1020,15 +1140,20 @@ class ModelBuilder:
         kind = type(node)
         if kind is cst.ClassDef:
             facts = self.classes.pop()
+            self._read_back_stored(node, facts)
             for bind in facts.scope.binds if facts.scope is not None else ():
                 if bind.path and bind.path[-1][0] is frame and bind.kind == "assign":
                     for target in bind.targets:
                         if "." not in target:
                             facts.fields[target] = (bind.annotation, bind)
+            declared = []  # in the order the class spells them: a dataclass's constructor takes them so
             for statement in node.body.body if type(node.body) is cst.IndentedBlock else ():
                 for small in statement.body if type(statement) is cst.SimpleStatementLine else ():
-                    if type(small) is cst.AnnAssign and small.value is None and type(small.target) is cst.Name:
-                        facts.fields.setdefault(small.target.value, (annotation_text(small.annotation), None))
+                    if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                        declared.append(small.target.value)
+                        if small.value is None:
+                            facts.fields.setdefault(small.target.value, (annotation_text(small.annotation), None))
+            facts.fields = {**{name: facts.fields[name] for name in declared if name in facts.fields}, **facts.fields}
         elif kind is cst.If:
             self._guard(node, frame)
 
@@ -1068,7 +1193,7 @@ class ModelBuilder:
                 bind.order = self.order
             if attribute == "test":
                 test = next(t for t in reversed(self.scope.tests) if t.owner is original_node)
-                test.shape = shape_of(original_node.test, self._call_index())
+                test.shape = shape_of(original_node.test, self._call_index(), written=self.written)
             if self.collectors:  # an inner expression is part of the outer one too
                 outer = self.collectors[-1]
                 outer.absorb(expr, _SHARED_FIELDS)
@@ -1139,6 +1264,57 @@ class ModelBuilder:
         self._path = None
         frame.end = self.order
         self.collectors = self.saved_collectors.pop()
+        self._unpack_held_tuples(scope)
+
+    def _unpack_held_tuples(self, scope: Scope) -> None:
+        """``entry = (card, time.time())`` then ``card, fetched_at = entry``: each name
+        unpacked from a tuple a local holds is bound as if to its element, one bind per
+        name, so that what the element is (a call, a copy, a placeholder) is what the name
+        is. Only where the holder is bound once and nothing its elements read is bound
+        between it and the unpacking: the element is what it was when held."""
+        binds_of = _binds_by_target(scope)
+        unpacked: list[Bind] = []
+        for bind in scope.binds:
+            holder = _held_tuple(bind, binds_of, scope)
+            if holder is None:
+                unpacked.append(bind)
+                continue
+            for target, element, node in zip(bind.targets, holder.value.elements, holder.value.node.elements):
+                unpacked.append(self._bound_as(bind, target, element, node.value))
+        scope.binds[:] = unpacked
+
+    def _bound_as(self, bind: Bind, target: str, value: Expr, node: cst.CSTNode) -> Bind:
+        """``target``'s share of ``bind``, bound as if to ``value`` (whose tree is ``node``)."""
+        one = Bind(bind.node, bind.scope, bind.order, bind.path, [target], value, annotation=bind.annotation)
+        self._describe(one, node)
+        one.shape = self._condition(node)
+        return one
+
+    def _read_back_stored(self, node: cst.ClassDef, facts: ClassFacts) -> None:
+        """``self._card = card`` then ``card = self.get_card()`` (or ``self.card``, a
+        property) in one method, where the getter only returns ``self._card``: the name is
+        bound as if to what was stored, where nothing runs in between that could store
+        another value (no other call, no other store of it, nothing it reads rebound)."""
+        body = {id(s) for s in node.body.body} if type(node.body) is cst.IndentedBlock else set()
+        methods = {s.name: s for s in self.model.scopes if s.is_function and id(s.node) in body}
+        getters = {
+            name: (attribute, "property" in s.decorators)
+            for name, s in methods.items() if (attribute := _returned_attribute(s))
+        }
+        if not getters:
+            return
+        read_back: set[int] = set()  # the getter calls and reads turned into what was stored
+        for scope in methods.values():
+            binds_of = _binds_by_target(scope)
+            for index, bind in enumerate(scope.binds):
+                store = _store_read_back(bind, getters, binds_of, scope)
+                if store is not None:
+                    read_back.add(id(bind.value.node))
+                    scope.binds[index] = self._bound_as(bind, bind.targets[0], store.value, store.node.value)
+        facts.transient = {
+            attribute: name for name, (attribute, is_property) in getters.items()
+            if not is_property and not _read_elsewhere(attribute, name, methods.values(), read_back, methods[name])
+        }
 
     # -- expressions --
     def _read(self, node: cst.CSTNode) -> None:
@@ -1235,14 +1411,25 @@ class ModelBuilder:
             if held:
                 expr.grown("method_keys").add(held)
 
+    def _called(self, func: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.Call | None]:
+        """What a call of ``func`` calls, through a name that holds a bound method (``send =
+        client.send_message; send(request)``) or a ``functools.partial`` of a function
+        (``send = partial(client.send_message, m); send()``), and that partial."""
+        if type(func) is not cst.Name:
+            return func, None
+        partial = self.partials.get(id(self.scope), {}).get(func.value)
+        if partial is not None:
+            func = partial.args[0].value
+        if type(func) is cst.Name:
+            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func)
+        return func, partial
+
     def _enter_call(self, node: cst.Call) -> None:
-        func = node.func
-        if type(func) is cst.Name:  # `send = client.send_message; send(request)` calls client.send_message
-            partial = self.partials.get(id(self.scope), {}).get(func.value)
-            if partial is not None:  # `send = partial(client.send_message, m); send()` calls client.send_message(m)
-                self.partial_of[id(node)] = partial
-                func = partial.args[0].value
-            func = self.bound_methods.get(id(self.scope), {}).get(func.value, func) if type(func) is cst.Name else func
+        func, partial = self._called(node.func)
+        if partial is not None:
+            self.partial_of[id(node)] = partial
+        if func is not node.func:  # the call it makes, the partial's arguments first
+            self.written[id(node)] = node.with_changes(func=func, args=[*(partial.args[1:] if partial else ()), *node.args])
         callee = dotted(func)
         is_method = type(func) is cst.Attribute
         method = func.attr.value if is_method else callee
@@ -1273,7 +1460,9 @@ class ModelBuilder:
         self.call_stack.append((call, collector))
         if collector is not None:
             collector.grown("calls").append(call)
-            key = dotted(node)  # card.get("skills"), getattr(card, "x"), card.model_dump()
+            if func is not node.func and call.receiver_call is not None:
+                collector.grown("calls").append(call.receiver_call)  # evaluated where bound, called here
+            key = dotted(self.written.get(id(node), node))  # card.get("skills"), getattr(card, "x"), card.model_dump()
             deriving = bool(self.deriving.get(id(collector)))
             if key:
                 collector.grown("keys").update(prefixes(key))
@@ -1291,10 +1480,9 @@ class ModelBuilder:
         for arg in node.args:
             value = self.pending.pop(id(arg), None) or Expr()
             value.node = arg.value
+            value.shape, value.placeholder = self._condition(arg.value), is_placeholder(arg.value)
             keyword = arg.keyword.value if arg.keyword is not None else None
             call.arguments.append(Argument(keyword, arg.star, value, string_value(arg.value), is_none(arg.value)))
-            if keyword == "method" and collector is not None and (call.method or "")[:1].isupper():
-                self._method(collector, arg.value)  # `JSONRPC20Request(method=method, params=params)`
         partial = self.partial_of.pop(id(node), None)
         index = self.call_ids.get(id(partial)) if partial is not None else None
         if index is not None:
@@ -1304,6 +1492,9 @@ class ModelBuilder:
                 call.args.absorb(argument.value, _SHARED_FIELDS)
                 if collector is not None:
                     collector.absorb(argument.value, _SHARED_FIELDS)
+        method = call.keyword("method")
+        if method is not None and collector is not None and (call.method or "")[:1].isupper():
+            self._method(collector, method.value.node)  # `JSONRPC20Request(method=method, params=params)`
         if call.method in MUTATORS and call.receiver and call.arguments:
             value = Expr(node)  # what the call's arguments hold, as one value
             value.absorb(call.args, _SHARED_FIELDS)
@@ -1332,6 +1523,7 @@ class ModelBuilder:
             weak = kind is cst.AugAssign or _weak_target(node.target)
         annotation = annotation_text(node.annotation) if kind is cst.AnnAssign else None
         self._elements(value, node.value)
+        self._entries(value, node.value)
         bound, partials = self.bound_methods.setdefault(id(self.scope), {}), self.partials.setdefault(id(self.scope), {})
         for target in targets:
             bound.pop(target, None)
@@ -1339,30 +1531,48 @@ class ModelBuilder:
         if kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Attribute:
             bound[targets[0]] = node.value
         elif kind is cst.Assign and len(targets) == 1 and type(node.value) is cst.Call and node.value.args \
-                and dotted(node.value.func) in ("partial", "functools.partial") and not node.value.args[0].keyword \
+                and is_partial(node.value) and not node.value.args[0].keyword \
                 and type(node.value.args[0].value) in (cst.Name, cst.Attribute):
             partials[targets[0]] = node.value
         bind = Bind(node, self.scope, self.order, self.path(), targets, value, "augassign" if kind is cst.AugAssign else "assign",
                     annotation, weak=weak)
         self._describe(bind, node.value)
-        if kind is not cst.AugAssign and _may_be_condition(node.value):
-            shape = shape_of(node.value, self._call_index())
-            if shape[0] in _CONDITIONS:
-                bind.shape = shape
+        if kind is not cst.AugAssign:
+            bind.shape = self._condition(node.value)
         self.scope.binds.append(bind)
+
+    def _condition(self, value: cst.CSTNode | None) -> tuple:
+        """The form of ``value`` when it is a condition (``missing = x not in ids``), else ``()``."""
+        if not _may_be_condition(value):
+            return ()
+        shape = shape_of(value, self._call_index(), written=self.written)
+        return shape if shape[0] in _CONDITIONS else ()
 
     def _elements(self, expr: Expr, value: cst.CSTNode | None) -> None:
         """A tuple's elements, each as its own expression (``doc, digest = load()``)."""
         if type(value) is cst.Tuple and value.elements and all(type(e) is cst.Element for e in value.elements):
             expr.elements = [self.pending.pop(id(e), None) or Expr() for e in value.elements]
 
+    def _entries(self, expr: Expr, value: cst.CSTNode | None) -> None:
+        """A dict literal's entries, each as its own expression (``{"card": card, "client": c}``)."""
+        if type(value) is not cst.Dict or not value.elements:
+            return
+        keys = [string_value(e.key) if type(e) is cst.DictElement else None for e in value.elements]
+        entries = [self.pending.pop(id(e), None) or Expr() for e in value.elements if type(e) is cst.DictElement]
+        if all(key is not None and key.isidentifier() for key in keys):
+            expr.entries = {snake(key): entry for key, entry in zip(keys, entries)}
+            for entry, element in zip(entries, value.elements):
+                entry.node, entry.shape, entry.placeholder = element.value, self._condition(element.value), is_placeholder(element.value)
+
     def _describe(self, bind: Bind, value: cst.CSTNode | None) -> None:
         """What a bind's value is, where the tree says it: a call, a copy, nothing yet."""
         inner = value.expression if type(value) is cst.Await else value
-        if type(inner) is cst.Call:
+        if type(inner) is cst.Call and not is_partial(inner):  # a partial holds a callable, made by no call of it yet
             bind.direct = next((c for c in bind.value.calls if c.node is inner), None)
-        if type(inner) in (cst.Name, cst.Attribute, cst.Subscript, cst.Call):
+        if type(inner) in (cst.Name, cst.Attribute, cst.Subscript):
             bind.copy_of = dotted(inner)
+        elif type(inner) is cst.Call:
+            bind.copy_of = dotted(self.written.get(id(inner), inner))  # `dump = card.model_dump; d = dump()` copies the card
         bind.value.placeholder = is_placeholder(value)
         if type(inner) is cst.Call and (dotted(inner.func) or "").rsplit(".", 1)[-1] == "field":
             default = next((a.value for a in inner.args if a.keyword and a.keyword.value == "default"), None)
@@ -1416,7 +1626,7 @@ class ModelBuilder:
         exit_ = Exit(node, self.scope, self.order, self.path(), _EXITS[type(node)], value)
         if type(node) is cst.Return and node.value is not None:
             self._elements(value, node.value)
-            exit_.shape = shape_of(node.value, self._call_index())
+            exit_.shape = shape_of(node.value, self._call_index(), written=self.written)
             value.placeholder = is_placeholder(node.value)
             value.literal_state = literal_state(node.value)
         self.scope.exits.append(exit_)

@@ -306,6 +306,18 @@ class ImportGraph:
                 graph.importers.setdefault(target, set()).add(path)
         return graph
 
+    def users(self, path: Path) -> set[Path]:
+        """The files that can call what the file at ``path`` defines: those within ``REACH``
+        imports above it, as each module passes on what it imports (``from relaykit import
+        open_peer``, where ``relaykit/__init__.py`` imports it from ``relaykit/session.py``;
+        ``from tools import hand_off``, where ``tools.py`` imports it from its own module)."""
+        found: set[Path] = set()
+        frontier = [path]
+        for _ in range(REACH):
+            frontier = [i for p in frontier for i in self.importers.get(p, ()) if i not in found and i != path]
+            found.update(frontier)
+        return found
+
     def around(self, seeds: Iterable[Path], hops: int | None = None) -> set[Path]:
         """The files within ``hops`` imports of ``seeds``, both ways (what they import, what
         imports them; every connected file when ``hops`` is None): the code that can hand
@@ -460,8 +472,9 @@ class Project:
         return (model, found[1]) if model is not None else None
 
     def importers(self, model, names: Iterable[str] = ()) -> list:
-        """Load the modules that import ``model`` and whose text names one of ``names``
-        (the callers a question looks for can only be there); the models loaded."""
+        """Load the modules that use ``model`` (:meth:`ImportGraph.users`) and whose text
+        names one of ``names`` (the callers a question looks for can only be there); the
+        models loaded."""
         entry = self.entry(model)
         if entry is None:
             return self.models()
@@ -469,7 +482,7 @@ class Project:
             if (entry.path, name) in self._importers_loaded:
                 continue
             self._importers_loaded.add((entry.path, name))
-            for path in sorted(self.graph.importers.get(entry.path, ())):
+            for path in sorted(self.graph.users(entry.path)):
                 if resolved(path) in self._models:
                     continue  # loaded already (or known not to load): its words need no scan
                 if self.mentions is None or self.mentions(path, name):

@@ -12,6 +12,7 @@ import ast
 import gc
 import hashlib
 import io
+import keyword
 import os
 import re
 import tempfile
@@ -112,16 +113,19 @@ class Linter:
         self.report_unused_noqa = report_unused_noqa
         self.prefilter = prefilter
         self.verbose = verbose
-        self._enabled: dict[int, frozenset[str]] = {}
+        #: id(settings) -> (those settings, their codes): kept with the settings, as a
+        #: settings object made later (a config reloaded by the language server) can be
+        #: given a freed one's id.
+        self._enabled: dict[int, tuple[Settings, frozenset[str]]] = {}
 
     def enabled(self, settings: Settings, path: Path | None = None) -> frozenset[str]:
-        key = id(settings)
-        if key not in self._enabled:
+        known = self._enabled.get(id(settings))
+        if known is None or known[0] is not settings:
             codes = set(settings.enabled_codes(self.registry))
             if self.report_unused_noqa:
                 codes.add(UNUSED_NOQA)
-            self._enabled[key] = frozenset(codes)
-        codes = self._enabled[key]
+            known = self._enabled[id(settings)] = (settings, frozenset(codes))
+        codes = known[1]
         if path is not None:
             ignored = settings.ignored_for(path)
             if ignored:
@@ -626,8 +630,12 @@ def available_cpus() -> int:
 
 #: How far from A2A code (in imports, either way) a module is read at all.
 READ_HOPS = REACH
-#: ``def name`` / ``class Name`` in a file's bytes.
-_DEFINED = re.compile(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+#: ``def name`` / ``class Name`` in a file's bytes, and ``NAME = ...`` / ``NAME: T = ...`` at
+#: its top level: what another module can import from it (a function, a class, a constant,
+#: a cache, a logger).
+_DEFINED = re.compile(
+    rb"^(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\r\n]*)?=(?!=))", re.MULTILINE
+)
 _HASHES = re.compile(rb"\bhashlib\b|\bhmac\b|\bhash\(")
 _WORD = re.compile(rb"\w+")
 
@@ -806,7 +814,9 @@ class ProjectRun:
         return not self._defined.isdisjoint(self._scanned("words", path))
 
     _SCANNERS: dict[str, Callable[[bytes], object]] = {
-        "defined": lambda d: frozenset(n for n in _DEFINED.findall(d) if not n.startswith(b"__")),
+        "defined": lambda d: frozenset(
+            n for pair in _DEFINED.findall(d) for n in pair if n and not n.startswith(b"__") and not keyword.iskeyword(n.decode())
+        ),
         "words": lambda d: frozenset(_WORD.findall(d)),
         "hashes": lambda d: _HASHES.search(d) is not None,
     }

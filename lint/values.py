@@ -26,14 +26,17 @@ parameter is card data). A function's :class:`Summary` (what it returns, which r
 it plays and through which calls) is computed once, in those terms, and instantiated
 at each call site with the call's arguments: summaries are context-sensitive for free.
 :meth:`Analysis.resolve` turns symbolic atoms into concrete ones, going to the
-callers of a function for its parameters.
+callers of a function for its parameters. Which function a method call runs is read
+from its own function, where an untyped parameter that every caller hands an instance
+of one project class has that class, as an annotation would give it
+(:meth:`Analysis.callers_class`).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator
 
 from a2alint import apimodel
@@ -323,6 +326,7 @@ class ScopeValues:
         self._results: dict[int, frozenset] = {}
         self._active: set = set()
         self._returns: frozenset | None = None
+        self._held: dict[tuple[int, str], Bind] = {}
 
     # -- keys --
     def _once(self, cache: dict, key, compute, keep: bool = True) -> frozenset:
@@ -336,11 +340,12 @@ class ScopeValues:
             return NOTHING
         spend(self.scope)
         self._active.add(active)
+        provisional = self.analysis.provisional
         try:
             found = compute()
         finally:
             self._active.discard(active)
-        if keep:
+        if keep and self.analysis.provisional == provisional:  # not made of an answer given mid-decision
             cache[key] = found
         return found
 
@@ -427,6 +432,10 @@ class ScopeValues:
         """The binds of ``key`` whose value may be the one at ``fact``, and whether one of
         them surely replaced whatever it held before."""
         binds = self.binds_of.get(key, ())
+        if not binds and "." in key:
+            held = self.held_binds(key, fact)
+            if held is not None:
+                return held, True
         if fact is None:
             return list(binds), any(not b.weak for b in binds) and "." not in key and key not in self.params
         candidates = [b for b in binds if b is not fact and runs_before(b, fact)]
@@ -443,6 +452,68 @@ class ScopeValues:
                 if loop is not None and not in_loop_body(killer, loop):
                     kept.append(bind)
         return kept, True
+
+    def sources(self, key: str, fact: Fact | None, depth: int = 4) -> list[Bind]:
+        """The binds that make what ``key`` holds at ``fact``, through copies of it
+        (``tid = job["id"]``: the bind of ``job``'s ``id``)."""
+        found: list[Bind] = []
+        for bind in self.reaching(key, fact)[0]:
+            copied = self.sources(bind.copy_of, bind, depth - 1) if bind.copy_of not in (None, key) and depth > 0 else []
+            found += copied or [bind]
+        return found
+
+    def readers(self, call: Call) -> list[Bind]:
+        """The binds that read ``call``'s result back from the record or dict that kept it
+        (``held = {"card": fetch()}; card = held["card"]``)."""
+        return [
+            b for b in self.scope.binds if b.copy_of is not None and b.copy_of not in self.binds_of
+            and any(c is call for s in self.sources(b.copy_of, b) for c in s.value.calls)
+        ]
+
+    def made_of(self, bind: Bind) -> list[Bind]:
+        """``bind``, and when it copies a key, the binds that made that key
+        (``cached = held["cached"]``: the bind that put it there)."""
+        return [bind, *self.sources(bind.copy_of, bind)] if bind.copy_of is not None else [bind]
+
+    def empty(self, bind: Bind) -> bool:
+        """``bind`` gives its target nothing yet: ``None``, ``{}``, or a copy of one
+        (``cards = state["cards"]`` where ``state = {"cards": {}}``)."""
+        if bind.value.placeholder:
+            return True
+        copied = self.sources(bind.copy_of, bind) if bind.copy_of is not None and bind.direct is None else []
+        return bool(copied) and all(b.value.placeholder for b in copied)
+
+    def held_binds(self, key: str, fact: Fact | None) -> list[Bind] | None:
+        """``state.card`` where every value ``state`` may have at ``fact`` was built here
+        with the field spelt out (``state = {"card": card}``, ``state = PeerState(card,
+        client)``): binds of the key to what each gave the field (``None`` where one of
+        them is known only as a whole)."""
+        parent, _, name = key.rpartition(".")
+        binds, killed = self.reaching(parent, fact)
+        if not killed or not binds:
+            return None
+        found = []
+        for bind in binds:
+            if bind.weak or bind.kind != "assign" or bind.targets != [parent]:
+                return None
+            value = self._field_value(bind, name)
+            if value is None:
+                return None
+            memo = (id(bind), name)
+            if memo not in self._held:
+                self._held[memo] = replace(bind, targets=[key], value=value, annotation=None, direct=_the_call(value),
+                                           copy_of=next(iter(value.reads)) if _copies(value) else None, shape=value.shape)
+            found.append(self._held[memo])
+        return found
+
+    def _field_value(self, bind: Bind, name: str) -> Expr | None:
+        """What ``bind``'s value spells out for its field ``name``: a dict literal's entry, a
+        record constructor's argument."""
+        if bind.value.entries is not None:
+            return bind.value.entries.get(name)
+        if bind.direct is not None:
+            return self.analysis.field_given(bind.direct, name)
+        return None
 
     def bind(self, bind: Bind) -> frozenset:
         """What ``bind``'s value holds (its annotation's say included)."""
@@ -563,6 +634,7 @@ class Analysis:
         self._roles: dict[int, frozenset[str]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._finding: set[int] = set()  # ids of the calls whose targets are being found
+        self._passing: set[int] = set()  # ids of the parameters whose callers are being read (see callers_class)
         #: What the targets of a call say, once they are final: its external names, its project function.
         self._externals: dict[int, list[str]] = {}
         self._functions: dict[int, Target | None] = {}
@@ -593,6 +665,8 @@ class Analysis:
         self._callers: dict[int, tuple[int, list[Call]]] = {}  # id(scope) -> (modules loaded, callers)
         #: Calls whose roles are being decided (a result asked for meanwhile is not final).
         self.deciding: set[int] = set()
+        #: How many times a call's roles were asked while being decided (each answer not final).
+        self.provisional = 0
 
     def release(self) -> None:
         """Forget every answer: the run is over. Its tables hold cycles through the facts,
@@ -772,8 +846,8 @@ class Analysis:
         if scope is module and name in values.binds_of:
             return NOTHING
         symbol = self.symbol(model, name)
-        if symbol is None:
-            return NOTHING
+        if symbol is None:  # `from .config import CARD_URL`: a value, not a function or class
+            return self.imported_value(model, name) if name in model.imports else NOTHING
         if symbol.function is not None:
             return frozenset({(FUNC, symbol.function)})
         if symbol.cls is not None:  # a project class: its attributes (``Method.SEND_MESSAGE``) are its own
@@ -782,10 +856,6 @@ class Analysis:
             last = symbol.external.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
             if last in CARD_PATH_CONSTANTS:
                 return frozenset({(URL, symbol.external)})
-        if symbol.model is not None and symbol.function is None and symbol.cls is None and symbol.external is None:
-            return NOTHING
-        if symbol.model is not None and name in model.imports:  # `from .config import CARD_URL`
-            return self.imported_value(model, name)
         return NOTHING
 
     def bound_names(self, model: ModuleModel) -> frozenset[str]:
@@ -1023,6 +1093,26 @@ class Analysis:
         found = self._attrs[memo] = frozen(atoms)
         return found
 
+    def record(self, call: Call) -> ClassFacts | None:
+        """The project record class ``call`` constructs: a dataclass (attrs, a ``NamedTuple``),
+        whose constructor takes its fields in the order they are declared."""
+        target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
+        if target is None or target.model is None:
+            return None
+        cls, imports = target.cls, target.model.imports
+        made = any(_qualified(d, imports) in RECORD_DECORATORS for d in cls.decorators)
+        return cls if made or any(_qualified(b, imports) in RECORD_BASES for b in cls.bases) else None
+
+    def field_given(self, call: Call, name: str) -> Expr | None:
+        """What ``call`` gives field ``name`` of the record it constructs, by keyword or by
+        position (``None``: not a record's field, or left to its default)."""
+        cls = self.record(call)
+        if cls is None or name not in cls.fields:
+            return None
+        positional = record_positions(cls)
+        given = call.keyword(name) or (call.positional(positional.index(name)) if name in positional else None)
+        return given.value if given is not None and not any(a.star for a in call.arguments) else None
+
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
         """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
         home = self.model_of_class(cls)
@@ -1030,7 +1120,10 @@ class Analysis:
             if not self._near(home, bind.scope):
                 continue
             values = self.values(bind.scope)
-            if any(a[0] == TYPE and a[1] is cls for a in values.at(owner, bind)):
+            held = values.at(owner, bind)
+            if owner in values.params and not bind.scope.class_name:  # a helper handed the object
+                held = self.resolve(held)
+            if any(a[0] == TYPE and a[1] is cls for a in held):
                 yield values, bind
 
     def global_atoms(self, model: ModuleModel, name: str) -> frozenset:
@@ -1096,15 +1189,10 @@ class Analysis:
                 and not any(s.parent is model.scopes[0] for s in self.functions_named(model, root))
             )
             if held:
-                for atom in sorted(self.resolve(values.at(root, call), local=True), key=self._target_order):
-                    if atom[0] == FUNC:
-                        found.append(Target(function=atom[1], model=self.model_of(atom[1])))
-                    elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
-                        found.append(self._constructor(Target(cls=atom[1], model=self.model_of_class(atom[1]))))
-                    elif atom[0] == TYPE and isinstance(atom[1], str):  # `verify = create_signature_verifier(...); verify(card)`
-                        found.append(Target(external=f"{atom[1]}.__call__"))
-                return found
+                return self._held_targets(values, root, call)
             symbol = self.symbol(model, root, call.scope)
+            if symbol is None and root in model.imports:  # a value another module holds (`from .trust import verify`)
+                return self._held_targets(values, root, call)
             if symbol is None:
                 named = self.functions_named(model, root)
                 nested = next((s for s in named if s.parent is call.scope.parent), None)
@@ -1112,6 +1200,8 @@ class Analysis:
                 chosen = inner or nested
                 return [Target(function=chosen, model=model)] if chosen is not None else []
             return [self._constructor(symbol)] if symbol.cls is not None and symbol.function is None else [symbol]
+        if callee and values.held_binds(callee, call) is not None:  # a record's field: `verify = held.verify; verify(card)`
+            return self._held_targets(values, callee, call)
         # a method: on what?
         receiver = values.receiver(call)
         receiver_root = (call.receiver or "").split(".")[0]
@@ -1125,7 +1215,8 @@ class Analysis:
                     if symbol.cls is not None:
                         return [self._constructor(symbol)]
                     return [symbol]
-        for atom in sorted(self.resolve(receiver, local=True), key=self._target_order):
+        known = self.resolve(receiver, local=True) or self.callers_class(receiver, CALLER_DEPTH)
+        for atom in sorted(known, key=self._target_order):
             if atom[0] == TYPE:
                 kind = atom[1]
                 if isinstance(kind, ClassFacts):
@@ -1145,6 +1236,45 @@ class Analysis:
                     found.append(Target(external=f"{kind}.{call.method}"))
             elif atom[0] == CLIENT and not any(a[0] == TYPE for a in receiver):
                 found.append(Target(external=f"a2a:Client.{call.method}"))
+        return found
+
+    def callers_class(self, atoms: frozenset, depth: int) -> frozenset:
+        """``{(TYPE, cls)}`` when ``atoms`` is an untyped parameter (nothing known of it in
+        its function) for which every call of its function in the project passes an
+        instance of the one project class ``cls`` (or such a parameter of its own): its
+        type, known from its callers as an annotation would make it known. Else nothing."""
+        atom = next(iter(atoms)) if len(atoms) == 1 else None
+        if depth <= 0 or atom is None or atom[0] != PARAM or atom[2]:  # (`peer.session`: a field of it, not it)
+            return NOTHING
+        param = atom[1]
+        scope = self.scope_of_param(param)
+        if scope is None or param.annotation or param.star or id(param) in self._passing:
+            return NOTHING
+        passed: set[tuple] = set()
+        self._passing.add(id(param))
+        try:
+            for call in self.callers(scope):
+                given = self.given(call, scope, param, self.values(call.scope))
+                kinds = {a for a in self.resolve(given, local=True) or self.callers_class(given, depth - 1) if a[0] == TYPE}
+                if len(kinds) != 1 or not all(isinstance(a[1], ClassFacts) for a in kinds):
+                    return NOTHING
+                passed |= kinds
+        finally:
+            self._passing.discard(id(param))
+        return frozen(passed) if len(passed) == 1 else NOTHING
+
+    def _held_targets(self, values: ScopeValues, root: str, call: Call) -> list[Target]:
+        """What ``root(...)`` runs where ``root`` holds a value: a function, a class (``cls``),
+        a callable an external call returned."""
+        found = []
+        held = values.at(root, call)  # (`def opened(cls, card): return cls(...)`: the class its callers hand it)
+        for atom in sorted(self.resolve(held, local=True) or self.callers_class(held, CALLER_DEPTH), key=self._target_order):
+            if atom[0] == FUNC:
+                found.append(Target(function=atom[1], model=self.model_of(atom[1])))
+            elif atom[0] == TYPE and isinstance(atom[1], ClassFacts) and root == "cls":  # `cls(...)`
+                found.append(self._constructor(Target(cls=atom[1], model=self.model_of_class(atom[1]))))
+            elif atom[0] == TYPE and isinstance(atom[1], str):  # `verify = create_signature_verifier(...); verify(card)`
+                found.append(Target(external=f"{atom[1]}.__call__"))
         return found
 
     def _target_order(self, atom: tuple) -> tuple:
@@ -1196,6 +1326,7 @@ class Analysis:
         found = self._roles.get(id(call))
         if found is None:
             if id(call) in self.deciding:
+                self.provisional += 1
                 return NOTHING
             checkpoint()
             self.deciding.add(id(call))
@@ -1424,7 +1555,7 @@ class Analysis:
             return None
         candidates = list(argument.value.top)
         if not candidates and len(argument.value.reads) == 1:
-            binds, _ = values.reaching(next(iter(argument.value.reads)), call)
+            binds = values.sources(next(iter(argument.value.reads)), call)
             candidates = [b.direct for b in binds if b.direct is not None]
         return next((c for c in candidates if any(n.endswith("urllib.request.Request") for n in self.external_names(c))), None)
 
@@ -1867,6 +1998,39 @@ def parses_card_field(call: Call) -> bool:
     return named or any(CARD_FIELD in key.split(".")[1:] for key in first.value.reads)
 
 
+#: What makes a class a record whose constructor takes its fields in order (dataclasses, attrs).
+RECORD_DECORATORS = frozenset({
+    "dataclasses.dataclass", "pydantic.dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attr.frozen",
+    "attr.mutable", "attrs.define", "attrs.frozen", "attrs.mutable",
+})
+RECORD_BASES = frozenset({"typing.NamedTuple", "msgspec.Struct"})
+
+
+def record_positions(cls: ClassFacts) -> list[str]:
+    """The fields a record's constructor takes by position: those annotated, in order, up
+    to a ``KW_ONLY`` marker, without class variables and those left out (``field(init=False)``)."""
+    found = []
+    for name, (annotation, default) in cls.fields.items():
+        if not annotation or annotation.split("[")[0].endswith("ClassVar"):
+            continue
+        if annotation.endswith("KW_ONLY"):
+            break
+        if not (default is not None and default.direct is not None and default.direct.keyword("init") is not None):
+            found.append(name)
+    return found
+
+
+def _the_call(expr: Expr) -> Call | None:
+    """The call ``expr`` is, when it is nothing else (``await fetch()``)."""
+    made_of_one = len(expr.top) == 1 and not (expr.reads or expr.derived or expr.derived_top or expr.texts)
+    return expr.top[0] if made_of_one else None
+
+
+def _copies(expr: Expr) -> bool:
+    """``expr`` is one key read as it is (``card``, ``state.card``)."""
+    return len(expr.reads) == 1 and not (expr.top or expr.derived or expr.derived_top or expr.texts)
+
+
 def _qualified(callee: str, imports: dict[str, str]) -> str:
     """``callee`` by the name its root is imported as (``loads`` -> ``json.loads``)."""
     root = callee.split(".")[0]
@@ -1925,7 +2089,7 @@ class _Index:
             for bind in scope.binds:
                 for target in bind.targets:
                     owner, _, attribute = target.rpartition(".")
-                    if owner and owner != "self":
+                    if owner and (owner != "self" or not scope.class_name):  # (a method's own are its class's)
                         self.stores.setdefault(attribute, []).append((bind, owner))
             for param in scope.params:
                 self.scope_of_param[id(param)] = scope

@@ -369,6 +369,6 @@ async def delegate(client, message, url):
                 return bind, f"{card} sets the task's state here", None
             for target in bind.targets:
                 served = any(e.kind == "return" and e.value.reads_any({target}) for e in scope.exits)
-                if target.startswith("self.") and target.count(".") == 1 and not served:
+                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope):
                     return bind, f"the fetched card replaces {target}, which later calls use", None
         return None

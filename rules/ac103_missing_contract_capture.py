@@ -27,7 +27,8 @@ class MissingContractCapture(Rule):
     (by default names like `*contract_hash*`, `*card_digest*`,
     `freeze_contract`, `capture_contract`, or what `[tool.a2alint.api]`
     declares), a `hashlib` digest over those fields, or a metadata key
-    carrying such a digest into the send. One finding per send call. A
+    carrying such a digest into the send (also one a project helper the
+    message is handed to before the send sets on it). One finding per send call. A
     wrapper named like the API (`RemoteAgentConnection.send_message`) is not
     judged itself: calls of it from outside its class are.
 
@@ -88,8 +89,11 @@ class MissingContractCapture(Rule):
     ## Limits
     - A digest attached under a field named for one (`contract_hash`,
       `digest`, `fingerprint`) counts when the function computing it is out
-      of sight, and so does a call of one named like a capture
+      of sight (also in what a project helper builds the message from), and so does a call of one named like a capture
       (`*contract_hash*`, `*card_digest*`, `freeze_contract`).
+    - A call of a name `cls` that holds a project class (in a classmethod,
+      or in a function a classmethod hands `cls` to) is taken for making an
+      instance (its constructor), not for calling one.
     - `to_*()`, `as_*()`, `model_dump()` and `MessageToDict()` are taken to
       hand back the same message in another form, and a capitalized callee
       given `params=` / `message=` for a request model that wraps it.
@@ -497,7 +501,12 @@ def ask(transport: Transport, text: str) -> dict:
         for arg in call.arguments:
             if flow.digest_of(arg.value, call, local) is not None:
                 return True
-        return any(word in text.lower() for text in argument_texts(call) for word in _EVIDENCE_WORDS)
+        for store in flow.stored_by_helpers(call):  # `attach_digest(request, card)` before the send
+            if flow.digest_of(store.value, store, local) is not None:
+                return True
+            if any(word in text.lower() for text in (*store.value.strings, *store.value.keys) for word in _EVIDENCE_WORDS):
+                return True
+        return any(word in text.lower() for text in argument_texts(call, returned=flow.returned_texts) for word in _EVIDENCE_WORDS)
 
     @classmethod
     def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:
@@ -560,7 +569,7 @@ def _message_params(flow: Flow, call: Call, below: list | None) -> list:
             keys.append(key)
             parts = key.split(".")
             for end in range(len(parts), 0, -1):  # the body's bind, or the request object's (`rpc.data`)
-                binds = values.reaching(".".join(parts[:end]), call)[0]
+                binds = values.sources(".".join(parts[:end]), call)
                 for bind in binds:  # `body = {"method": method, "params": params}`
                     keys += [k for slot, k in bind.value.slots.items() if slot in ("params", "message")]
                     keys += _enveloped(bind.value)

@@ -543,12 +543,13 @@ def refresh(base):
             for test, _holds in flow.guards(fetch, conditional=True):
                 if id(test) not in deadlines and flow.checks_expiry(test):
                     return test, "re-reads the card whenever this cache expiry check is true", "expiry", None
-        targets = set(next((b.targets for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls)), []))
+        targets = {t for b in scope.binds if b.direct is not None and any(c is fetch for c in b.value.calls) for t in b.targets}
+        targets.update(t for b in flow.analysis.values(scope).readers(fetch) for t in b.targets)  # `card = held["card"]`
         if any(test.expr.reads_any(targets) for test, _holds in guards):
             return None  # `if not card: card = fetch()`: a lazy first fetch
         for bind in scope.binds:
             if bind.order < fetch.order and targets.intersection(bind.targets) and runs_before(bind, fetch):
-                if not bind.value.placeholder:
+                if not flow.analysis.values(scope).empty(bind):
                     fetched = any(flow.chain(c, "card-fetch") for c in bind.value.calls)
                     held = ", ".join(bind.targets)
                     label = f"the card ({held}) {'first fetched' if fetched else 'held'} here, which this overwrites"

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from a2alint.flow import FAILING_TRANSITIONS, Anchor, Flow, flow_of
-from a2alint.model import ModuleModel
+from a2alint.model import Call, ModuleModel
 from a2alint.rule import Note, Rule
 
 
@@ -13,7 +13,8 @@ class CancelOnCardChange(Rule):
     submitted, guarded by a comparison of contract fields (by name, or through
     a variable ranging over their names: `[k for k in CONTRACT_KEYS if
     new.get(k) != old.get(k)]`), a contract hash or card digest, an ETag, the
-    card's `version`, or a signature check.
+    card's `version`, or a signature check; also a call of a project helper
+    that fails the task it is given (`mark_failed(task)`), reported at the call.
 
     ## Why is this bad?
     The contract captured at send time governs a task for its whole life.
@@ -114,6 +115,8 @@ async def on_update(task: Task, card_etag_then, card_etag_now):
                 chain = flow.chain(call, "cancel")
                 if not chain and flow.updater_transition(call, FAILING_TRANSITIONS):
                     chain = [call]
+                if not chain and _fails_a_task(flow, flow.state_change_through(call)):
+                    chain = [call, flow.state_change_through(call)]  # `mark_failed(task)`
                 if chain:
                     self._check(flow, call, chain)
             for bind in scope.binds:
@@ -157,6 +160,13 @@ async def on_update(task: Task, card_etag_then, card_etag_now):
             lines={"send": anchor.node} if anchor.is_send else None,
             flow=[*anchor.path(), evidence[0][0], *(c.node for c in chain)],
         )
+
+
+def _fails_a_task(flow: Flow, change) -> bool:
+    """``change`` (a state change a helper makes) fails or cancels the task."""
+    if isinstance(change, Call):
+        return flow.updater_transition(change, FAILING_TRANSITIONS)
+    return change is not None and flow.failing_state(change)
 
 
 def _compared(flow: Flow, test) -> str:

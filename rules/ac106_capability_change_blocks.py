@@ -10,7 +10,8 @@ class CapabilityChangeBlocks(Rule):
     """Code aborts, raises or cancels because capability fields differ between two cards.
 
     ## What it does
-    Flags a `raise`, a `return` that refuses to go on, or a cancel guarded
+    Flags a `raise` (or a call of a project helper that always raises), a
+    `return` that refuses to go on, or a cancel guarded
     by a comparison of capability fields (`skills`, `defaultInputModes`,
     `defaultOutputModes`, `capabilities`) between a cached and a newer card:
     written out, field by field through a variable that names the fields,
@@ -104,6 +105,7 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
         for scope in model.scopes:
             blockers = [(e, [e]) for e in scope.exits if e.kind in ("raise", "return")]
             blockers += [(c, chain) for c in scope.calls if (chain := flow.chain(c, "cancel"))]
+            blockers += [(c, [c]) for c in scope.calls if flow.always_raises(c)]
             for fact, chain in blockers:
                 for test, holds in flow.guards(fact):
                     shape = flow.condition(test.shape, scope)

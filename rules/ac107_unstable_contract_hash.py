@@ -202,9 +202,6 @@ async def pin(url):
     def check(self, model: ModuleModel) -> None:
         flow = flow_of(model)
         for scope in model.scopes:
-            sinks = flow.hash_sinks(scope)
-            if not sinks:
-                continue
             for call in scope.calls:
                 if flow.is_builtin(call, "hash") and flow.reads_card(call.args.keys, scope):
                     self.report(
@@ -213,17 +210,17 @@ async def pin(url):
                         suggestion=SUGGESTION,
                     )
                 elif flow.qualified(call) == "json.dumps":
-                    self._check_dumps(call, flow, sinks)
-                elif (flow.is_builtin(call, "str") or flow.is_builtin(call, "repr")) and call.call.args:
-                    self._check_text(call, flow, sinks)
+                    self._check_dumps(call, flow)
+                elif (flow.is_builtin(call, "str") or flow.is_builtin(call, "repr")) and call.argument(0, "object"):
+                    self._check_text(call, flow)
 
-    def _check_dumps(self, call: Call, flow, sinks: list[Call]) -> None:
-        node = call.call
-        sink = flow.feeds(call, sinks) if node.args and flow.reads_card(call.args.keys, call.scope) else None
-        if sink is None:
+    def _check_dumps(self, call: Call, flow) -> None:
+        node, subject = call.call, call.argument(0, "obj")  # as given, a partial's arguments included
+        sink = flow.hashed(call) if subject else None  # (what is hashed first: most dumps feed no hash)
+        if sink is None or not flow.reads_card(call.args.keys, call.scope):
             return
         notes = _digest_notes(call, sink)
-        whole = flow.is_card_value(node.args[0].value, call)
+        whole = flow.is_card_value(subject.value.node, call)
         sort_keys = call.keyword("sort_keys")
         sorted_keys = sort_keys is not None and isinstance(sort_keys.value.node, cst.Name) and sort_keys.value.node.value == "True"
         if whole:
@@ -235,7 +232,7 @@ async def pin(url):
             )
         elif not sorted_keys:
             fix = None
-            if sort_keys is None and not any(a.star == "**" for a in node.args):
+            if sort_keys is None and not any(a.star == "**" for a in call.arguments):
                 fix = _sort_keys_fix(node)
             self.report(
                 node,
@@ -245,19 +242,18 @@ async def pin(url):
                 notes=notes,
             )
 
-    def _check_text(self, call: Call, flow, sinks: list[Call]) -> None:
-        subject = call.call.args[0].value
+    def _check_text(self, call: Call, flow) -> None:
+        subject = call.argument(0, "object").value.node
         is_dict = isinstance(subject, (cst.Dict, cst.DictComp))
-        if not (is_dict or flow.is_card_value(subject, call) or flow.reads_card(call.args.keys, call.scope)):
+        sink = flow.hashed(call)
+        if sink is None or not (is_dict or flow.is_card_value(subject, call) or flow.reads_card(call.args.keys, call.scope)):
             return
-        sink = flow.feeds(call, sinks)
-        if sink is not None:
-            self.report(
-                call.node,
-                f"{call.callee}() of Agent Card data feeds a hash; its text is not a canonical form",
-                suggestion=SUGGESTION,
-                notes=_digest_notes(call, sink),
-            )
+        self.report(
+            call.node,
+            f"{call.callee}() of Agent Card data feeds a hash; its text is not a canonical form",
+            suggestion=SUGGESTION,
+            notes=_digest_notes(call, sink),
+        )
 
 
 def _digest_notes(producer: Call, sink: Call) -> list[Note]:

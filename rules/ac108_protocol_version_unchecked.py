@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from a2alint.flow import flow_of
-from a2alint.model import ModuleModel
+from a2alint.model import ModuleModel, Scope
 from a2alint.rule import Note, Rule
 
 VERSION_KEYS = ("protocol_version", "supported_interfaces", "protocolversion")
@@ -11,7 +11,8 @@ class ProtocolVersionUnchecked(Rule):
     """A fetched card is used to send without checking its protocol version.
 
     ## What it does
-    Flags a `send` (itself, or a call of a project function that sends) that
+    Flags a `send` (itself, or a call of a project function that sends and
+    compares no version first) that
     uses a card its function fetched (directly or through
     `ClientFactory.connect` / `create_client(url)`): made through a client
     built from it or an object of the project made with it (`PeerLink(card,
@@ -98,21 +99,12 @@ async def delegate(http, url, message):
             fetches = [c for c in scope.calls if (f := flow.effective(c, "card-fetch")) and not flow.is_probe(f)]
             if not fetches:
                 continue
-            scopes = flow.class_scopes(scope)
-            checked = any(
-                not _mere_presence(test.shape)
-                and (
-                    any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
-                    or any("protocolVersion" in s for s in test.expr.strings)
-                )
-                for s in scopes
-                for test in s.tests
-            )
-            if checked:
+            if _compares_a_version(flow.class_scopes(scope)):
                 continue
             for call in scope.calls:
-                if not flow.chain(call, "send"):
-                    continue  # a send, itself or through the project functions it calls
+                chain = flow.chain(call, "send")
+                if not chain or _compares_a_version([step.scope for step in chain[1:]]):
+                    continue  # not a send, itself or through project functions that compare no version first
                 fetch = next(
                     (f for f in fetches if f.order < call.order and (flow.card_use(call, f) or flow.card_allows(call, f))), None
                 )
@@ -124,6 +116,19 @@ async def delegate(http, url, message):
                         "with the versions this client was built for before sending",
                         notes=[Note(fetch.node, "the card is fetched here")],
                     )
+
+
+def _compares_a_version(scopes: list[Scope]) -> bool:
+    """A test in ``scopes`` compares a protocol version (not only that there is one)."""
+    return any(
+        not _mere_presence(test.shape)
+        and (
+            any(v in key.lower() for key in test.expr.keys for v in VERSION_KEYS)
+            or any("protocolVersion" in s for s in test.expr.strings)
+        )
+        for scope in scopes
+        for test in scope.tests
+    )
 
 
 def _mere_presence(shape: tuple) -> bool:

@@ -17,7 +17,8 @@ class CardAsStateAuthority(Rule):
 
     ## What it does
     Flags a task state change (an assignment to a task's `state`/`status`, a
-    `TaskUpdater` transition, a state-setting helper) that runs inside a
+    `TaskUpdater` transition, a state-setting helper, a call of a project
+    function that makes one on what it is given, reported at the call) that runs inside a
     branch guarded by signature verification of the card, whose new state
     is derived from card fields, or that runs only because of what the card
     says (a skill, a capability, an extension), instead of from the task's
@@ -214,7 +215,10 @@ def settle(hops: list[Hop], base_url: str, payload: str, keyset):
         flow = flow_of(model)
         for scope in model.scopes:
             changes: list[Fact] = [b for b in scope.binds if flow.state_change(b)]
-            changes += [c for c in scope.calls if flow.state_change(c) or self._setter(flow, c)]
+            changes += [
+                c for c in scope.calls
+                if flow.state_change(c) or self._setter(flow, c) or flow.state_change_through(c) is not None
+            ]
             for change in changes:
                 evidence = (
                     self._verification(flow, change)
@@ -268,9 +272,10 @@ def settle(hops: list[Hop], base_url: str, payload: str, keyset):
         may be a local job the card turned away). Not one whose branch
         calls on a task (the state then records a dispatch the card routed, or what that
         call did), nor a card-change comparison that fails the task (AC105's)."""
-        if _own_status(flow, change) or (isinstance(change, Bind) and not flow.task_record(change)):
+        made = _made(flow, change)
+        if _own_status(flow, change) or (isinstance(made, Bind) and not flow.task_record(made)):
             return None
-        failing = flow.failing_state(change) if isinstance(change, Bind) else change.method in FAILING_TRANSITIONS
+        failing = flow.failing_state(made) if isinstance(made, Bind) else made.method in FAILING_TRANSITIONS
         for test, _ in flow.guards(change):
             changed = change.targets if isinstance(change, Bind) else ()
             if not flow.reads_card_fields(test, changed) or (failing and flow.reads_contract(test)):
@@ -284,6 +289,8 @@ def settle(hops: list[Hop], base_url: str, payload: str, keyset):
 
     @staticmethod
     def _from_card(flow: Flow, scope: Scope, change: Fact):
+        if _made(flow, change) is not change:
+            return None  # what a helper sets is not what it is given
         value = change.value if hasattr(change, "value") else change.args
         cards = flow.card_data(scope)
         if not any(key in cards for key in value.keys) or value.node is None:
@@ -293,8 +300,15 @@ def settle(hops: list[Hop], base_url: str, payload: str, keyset):
         return read, f"the new state is read from the card here ({key})", f"{key} is what the card claims, not the task's state"
 
 
+def _made(flow: Flow, change: Fact) -> Fact:
+    """The state change itself: ``change``, or the one the helper it calls makes."""
+    through = flow.state_change_through(change) if isinstance(change, Call) and not flow.state_change(change) else None
+    return through or change
+
+
 def _own_status(flow: Flow, change: Fact) -> bool:
     """The new state comes from a task's own status (``get_task``, the status stream)."""
+    change = _made(flow, change)
     value = change.value if hasattr(change, "value") else change.args
     return any(".status" in f".{key}" for key in value.keys) or flow.holds(value, change, ("status", "task"))
 

@@ -9,6 +9,7 @@ the rewritten case and how findings map through it, or ``None`` where it cannot 
 from __future__ import annotations
 
 import builtins
+import io
 import re
 import textwrap
 from collections import Counter
@@ -19,6 +20,7 @@ from typing import Callable
 import libcst as cst
 import libcst.helpers
 
+from a2alint.apimodel import METHOD_ROLES
 from a2alint.registry import load_rules
 from a2alint.rule import Files, Invalid
 from a2alint.runner import lint_project, lint_source
@@ -1057,6 +1059,536 @@ def module_dotted(path: str) -> str:
     return ".".join(parts[1:] if parts[0] == "src" else parts)
 
 
+# --- sync/async: the same client in the other flavour ---------------------------------------
+
+#: httpx's client in each flavour: the same methods, awaited on the async one. A2A SDKs are
+#: not converted: a2a-sdk's clients are async only, python-a2a's async methods have other names.
+HTTPX_FLAVOURS = {"async": "AsyncClient", "sync": "Client"}
+#: Methods of ``httpx.Client`` / ``httpx.AsyncClient`` called alike (awaited on the async one).
+HTTPX_REQUESTS = {"get", "post", "put", "patch", "delete", "head", "options", "request", "send"}
+#: async name -> sync name of the methods whose names differ.
+HTTPX_RENAMED = {"aclose": "close"}
+#: The async client's option whose value has a flavour of its own (an async transport, hooks).
+HTTPX_FLAVOURED_OPTIONS = {"transport", "event_hooks", "mounts", "auth"}
+#: Method names other objects have too (builtins, files, httpx, the A2A SDKs): a call
+#: ``x.close()`` or ``x.get_task()`` may not be the case's function of that name.
+SHARED_METHOD_NAMES = {name for kind in (dict, list, set, str, bytes, io.IOBase) for name in dir(kind)} | HTTPX_REQUESTS | {
+    *HTTPX_RENAMED, *HTTPX_RENAMED.values(), *METHOD_ROLES}
+#: A response's methods that exist only in the async flavour.
+ASYNC_RESPONSE_METHODS = {"aread", "aiter_bytes", "aiter_text", "aiter_lines", "aiter_raw"}
+
+
+@dataclass
+class Flip:
+    """The nodes a flavour change touches, by identity, across a case's modules."""
+
+    unawait: set = field(default_factory=set)  # Await nodes whose expression stays
+    await_: set = field(default_factory=set)  # Call nodes now awaited
+    withs: set = field(default_factory=set)  # With nodes whose ``async`` flips
+    functions: set = field(default_factory=set)  # FunctionDef nodes whose ``async`` flips
+    constructors: set = field(default_factory=set)  # Attribute ``httpx.X`` of the client made
+    renamed: set = field(default_factory=set)  # Name nodes of a renamed method (close/aclose)
+    run: set = field(default_factory=set)  # module-level Call nodes now run with asyncio.run
+
+    def merge(self, other: Flip) -> None:
+        for name in (f.name for f in fields(self)):
+            getattr(self, name).update(getattr(other, name))
+
+
+class Module:
+    """One module's tree, its nodes' parents and the function each node is in."""
+
+    def __init__(self, path: str, text: str):
+        wrapper = cst.MetadataWrapper(cst.parse_module(text))
+        self.path, self.tree = path, wrapper.module
+        self.parents = wrapper.resolve(cst.metadata.ParentNodeProvider)
+        self.nodes = list(_walk(self.tree))
+
+    def parent(self, node):
+        return self.parents.get(node)
+
+    def function_of(self, node) -> cst.FunctionDef | None:
+        """The function whose body holds ``node`` (None at module or class level)."""
+        node = self.parent(node)
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            node = self.parent(node)
+        return node
+
+    def imports_httpx(self) -> bool:
+        return any(isinstance(n, cst.Import) and any(
+            a.asname is None and cst.helpers.get_full_name_for_node(a.name) == "httpx" for a in n.names) for n in self.nodes)
+
+
+def called(module: Module, node) -> cst.Call | None:
+    """The call ``node`` is the callee of (``node(...)``)."""
+    call = module.parent(node)
+    return call if isinstance(call, cst.Call) and call.func is node else None
+
+
+def awaited(module: Module, call) -> cst.Await | None:
+    above = module.parent(call)
+    return above if isinstance(above, cst.Await) else None
+
+
+def constructs(node, flavour: str) -> bool:
+    """``node`` makes an httpx client of ``flavour`` with no option of a flavour of its own."""
+    return (isinstance(node, cst.Call) and cst.helpers.get_full_name_for_node(node.func) == f"httpx.{HTTPX_FLAVOURS[flavour]}"
+            and not any(a.star or a.keyword and a.keyword.value in HTTPX_FLAVOURED_OPTIONS for a in node.args))
+
+
+class Clients:
+    """Where a case's httpx clients of one flavour go: each client is held by a local name
+    (key ``(scope, name)``), a parameter (the same, its function as scope) or an attribute
+    (key ``name``), and moves between holders by assignment and by argument. A group of
+    holders a client moves through is converted whole, or not at all when one of them is
+    used otherwise than by the client's methods or holds something else too."""
+
+    def __init__(self, modules: list[Module], flavour: str):
+        self.modules, self.flavour = modules, flavour
+        self.defined, self.classes = definitions(modules), {}
+        for module in modules:
+            for node in module.nodes:
+                if isinstance(node, cst.ClassDef):
+                    self.classes.setdefault(node.name.value, []).append((module, node))
+
+    def key(self, module: Module, node):
+        """The holder ``node`` (a name or attribute read or bound) stands for."""
+        if isinstance(node, cst.Attribute):
+            return node.attr.value
+        scope = module.function_of(node)
+        return (scope, node.value) if isinstance(scope, cst.FunctionDef) else None
+
+    def places(self, key) -> list:
+        """Every name or attribute node of the holder ``key``, bound or read."""
+        if isinstance(key, str):
+            return [(m, n) for m in self.modules for n in m.nodes if isinstance(n, cst.Attribute) and n.attr.value == key]
+        scope, name = key
+        module = next(m for m in self.modules if scope in m.parents)
+        return [(module, n) for n in _walk(scope) if isinstance(n, cst.Name) and n.value == name and not named_by(module, n)]
+
+    def group(self, module: Module, start) -> tuple[set, Flip] | None:
+        """The holders a client bound at ``start`` moves through, and the changes converting
+        them; None when one of them is used or bound otherwise."""
+        flip, seen, todo = Flip(), set(), [self.key(module, start)]
+        while todo:
+            key = todo.pop()
+            if key is None:
+                return None
+            if key in seen:
+                continue
+            seen.add(key)
+            for m, node in self.places(key):
+                linked = self.bound(m, node, flip) if self.binds(m, node) else self.read(m, node, flip)
+                if linked is False:
+                    return None
+                todo += linked
+        return seen, flip
+
+    def binds(self, module: Module, node) -> bool:
+        above = module.parent(node)
+        if isinstance(above, cst.Element):
+            return paired(module, node, "targets") is not None
+        return isinstance(above, (cst.AssignTarget, cst.AsName, cst.Param, cst.AnnAssign)) and not (
+            isinstance(above, cst.AnnAssign) and above.target is not node)
+
+    def bound(self, module: Module, node, flip: Flip):
+        """The holders the value bound at ``node`` comes from (False: not a client's)."""
+        above = module.parent(node)
+        if isinstance(above, cst.Param):
+            return self.passed(module, above, flip)
+        if isinstance(above, cst.Element):  # `self.url, self.http = url, httpx.Client()`
+            return self.source(module, paired(module, node, "targets"), flip)
+        if isinstance(above, cst.AsName):
+            item = module.parent(above)
+            statement = module.parent(item)
+            if not (isinstance(item, cst.WithItem) and len(statement.items) == 1 and (statement.asynchronous is not None) == (self.flavour == "async")):
+                return False
+            flip.withs.add(statement)
+            return self.source(module, item.item, flip)
+        assign = module.parent(above) if isinstance(above, cst.AssignTarget) else above
+        if not (isinstance(assign, (cst.Assign, cst.AnnAssign)) and assign.value is not None) or isinstance(assign, cst.Assign) and len(assign.targets) != 1:
+            return False
+        if isinstance(assign, cst.AnnAssign):
+            self.annotation(assign.annotation, flip)
+        return self.source(module, assign.value, flip)
+
+    def source(self, module: Module, value, flip: Flip):
+        if constructs(value, self.flavour):
+            flip.constructors.add(value.func)
+            return []
+        return [self.key(module, value)] if isinstance(value, (cst.Name, cst.Attribute)) else False
+
+    def annotation(self, annotation: cst.Annotation | None, flip: Flip) -> None:
+        for n in _walk(annotation) if annotation else ():
+            if isinstance(n, cst.Attribute) and cst.helpers.get_full_name_for_node(n) == f"httpx.{HTTPX_FLAVOURS[self.flavour]}":
+                flip.constructors.add(n)
+
+    def passed(self, module: Module, param: cst.Param, flip: Flip):
+        """The holders of what each call of the parameter's function passes to it."""
+        function = module.function_of(param)
+        if param.default is not None or param.star:
+            return False
+        self.annotation(param.annotation, flip)
+        owner = module.parent(module.parent(function))
+        is_init = isinstance(owner, cst.ClassDef) and function.name.value == "__init__"
+        name = owner.name.value if is_init else function.name.value
+        if len((self.classes if is_init else self.defined).get(name, [])) != 1:
+            return False
+        listed = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(listed) if p is param), None)
+        if isinstance(owner, cst.ClassDef) and index is not None:
+            index -= 1  # the receiver is not passed
+        linked = []
+        for m, node in references(self.modules, name):
+            call = called(m, node)
+            if call is None or any(a.star for a in call.args):
+                return False
+            arg = next((a for a in call.args if a.keyword and a.keyword.value == param.name.value), None)
+            if arg is None and index is not None and 0 <= index < len(call.args) and not call.args[index].keyword:
+                arg = call.args[index]
+            if arg is None:
+                return False
+            linked.append(self.source(m, arg.value, flip))
+        return False if False in linked else [k for keys in linked for k in keys]
+
+    def read(self, module: Module, node, flip: Flip):
+        """The holders a read of the client passes it to (False: used otherwise)."""
+        above = module.parent(node)
+        if isinstance(above, cst.Attribute) and above.value is node:
+            return self.method_call(module, above, flip)
+        call = module.parent(above)
+        if isinstance(above, cst.Arg) and not above.star and isinstance(call, cst.Call):
+            target = self.parameter(callee_name(call), call, above)
+            return False if target is None else [target]
+        if isinstance(above, cst.Assign) and above.value is node and len(above.targets) == 1:
+            return [self.key(module, above.targets[0].target)] if isinstance(above.targets[0].target, (cst.Name, cst.Attribute)) else False
+        return False
+
+    def method_call(self, module: Module, attribute: cst.Attribute, flip: Flip):
+        method = attribute.attr.value
+        names = HTTPX_REQUESTS | (set(HTTPX_RENAMED) if self.flavour == "async" else set(HTTPX_RENAMED.values()))
+        call = called(module, attribute)
+        if method not in names or call is None or in_generator_expression(module, call):
+            return False
+        wait = awaited(module, call)
+        if (wait is not None) != (self.flavour == "async"):
+            return False
+        if wait is not None:
+            flip.unawait.add(wait)
+        else:
+            flip.await_.add(call)
+        if method in HTTPX_RENAMED or method in HTTPX_RENAMED.values():
+            flip.renamed.add(attribute.attr)
+        return []
+
+    def parameter(self, name: str | None, call: cst.Call, arg: cst.Arg):
+        """The holder (a parameter) ``arg`` of ``call`` passes to, when the case defines the callee."""
+        if name in self.classes and len(self.classes[name]) == 1:
+            module, owner = self.classes[name][0]
+            function = next((s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+            offset = 1
+        elif len(self.defined.get(name, [])) == 1:
+            module, function = self.defined[name][0]
+            offset = int(isinstance(module.parent(module.parent(function)), cst.ClassDef))
+        else:
+            return None
+        if function is None or any(a.star for a in call.args):
+            return None
+        listed = [*function.params.posonly_params, *function.params.params]
+        if arg.keyword:
+            param = next((p for p in [*listed, *function.params.kwonly_params] if p.name.value == arg.keyword.value), None)
+        else:
+            index = call.args.index(arg) + offset
+            param = listed[index] if index < len(listed) else None
+        return (function, param.name.value) if param is not None else None
+
+
+def paired(module: Module, node, side: str):
+    """For an element of a tuple on one side of ``a, b = x, y``, the element at its place on
+    the other side (``side``: "targets" for a target's value, "value" for a value's target)."""
+    element = module.parent(node)
+    both = module.parent(element)
+    holder = module.parent(both)
+    assign = module.parent(holder) if isinstance(holder, cst.AssignTarget) else holder
+    if not (isinstance(both, cst.Tuple) and isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+        return None
+    target, value = assign.targets[0].target, assign.value
+    other = value if side == "targets" and target is both else target if side == "value" and value is both else None
+    if not (isinstance(other, cst.Tuple) and len(other.elements) == len(both.elements)) or has(assign, cst.StarredElement):
+        return None
+    return other.elements[list(both.elements).index(element)].value
+
+
+def client_groups(modules: list[Module], flavour: str) -> list[Flip]:
+    """For each group of holders of clients of ``flavour`` used only by their methods, the
+    changes that convert it."""
+    clients, done, groups = Clients(modules, flavour), set(), []
+    for module in modules:
+        if not module.imports_httpx():
+            continue
+        for node in module.nodes:
+            if not constructs(node, flavour):
+                continue
+            holder = module.parent(node)
+            start = holder.asname.name if isinstance(holder, cst.WithItem) and holder.asname else (
+                holder.targets[0].target if isinstance(holder, cst.Assign) and len(holder.targets) == 1 else
+                paired(module, node, "value") if isinstance(holder, cst.Element) else None)
+            if not isinstance(start, (cst.Name, cst.Attribute)) or clients.key(module, start) in done:
+                continue
+            found = clients.group(module, start)
+            if found is not None:
+                done |= found[0]
+                groups.append(found[1])
+    return groups
+
+
+def definitions(modules: list[Module]) -> dict[str, list]:
+    """Function name -> (module, def) of every function of that name in the case."""
+    found: dict[str, list] = {}
+    for module in modules:
+        for node in module.nodes:
+            if isinstance(node, cst.FunctionDef):
+                found.setdefault(node.name.value, []).append((module, node))
+    return found
+
+
+def references(modules: list[Module], name: str) -> list:
+    """Where the case reads ``name`` (a name, or an attribute of that name), imports aside."""
+    found = []
+    for module in modules:
+        for node in module.nodes:
+            if isinstance(node, cst.Name) and node.value == name:
+                above = module.parent(node)
+                if isinstance(above, cst.ImportAlias) or named_by(module, node) or in_annotation(module, node):
+                    continue
+                found.append((module, node))
+            elif isinstance(node, cst.Attribute) and node.attr.value == name:
+                found.append((module, node))
+    return found
+
+
+def in_annotation(module: Module, node) -> bool:
+    while node is not None and not isinstance(node, cst.BaseStatement):
+        if isinstance(node, cst.Annotation):
+            return True
+        node = module.parent(node)
+    return False
+
+
+def named_by(module: Module, name: cst.Name) -> bool:
+    """``name`` names something else than a variable: ``x.name``, ``f(name=...)``, ``def name``."""
+    above = module.parent(name)
+    if isinstance(above, cst.Attribute):
+        return above.attr is name
+    if isinstance(above, cst.Arg):
+        return above.keyword is name
+    return isinstance(above, (cst.FunctionDef, cst.ClassDef)) and above.name is name
+
+
+def flippable(module: Module, function: cst.FunctionDef, defined: dict) -> bool:
+    """A function that may change flavour: the only one of its name, undecorated, not a
+    special method nor a method of a class with bases (an override keeps its base's
+    flavour), not a generator."""
+    owner = module.parent(module.parent(function))
+    return (len(defined[function.name.value]) == 1 and not function.decorators and not dunder(function.name.value)
+            and not (isinstance(owner, cst.ClassDef) and owner.bases) and not has(function.body, cst.Yield))
+
+
+def callers(modules: list[Module], function: cst.FunctionDef) -> list | None:
+    """Where the case calls ``function`` (module, call), or None where it may read it
+    otherwise, or where ``x.name()`` may be another object's method of that name."""
+    found = references(modules, function.name.value)
+    if function.name.value in SHARED_METHOD_NAMES and any(isinstance(n, cst.Attribute) for _, n in found):
+        return None
+    calls = [(m, called(m, n)) for m, n in found]
+    return None if any(call is None for _, call in calls) else calls
+
+
+def to_sync(modules: list[Module]) -> Flip:
+    """The async httpx clients used only by their methods made sync, and then each async
+    function left with nothing to await made sync, its awaited calls plain calls."""
+    flip = Flip()
+    for group in client_groups(modules, "async"):
+        flip.merge(group)
+    defined = definitions(modules)
+    candidates = {(m, f) for fs in defined.values() for m, f in fs if f.asynchronous is not None and flippable(m, f, defined)}
+    while True:
+        names = {f.name.value for _, f in candidates}
+        kept = set()
+        for module, function in candidates:
+            waits = [n for n in _walk(function.body) if isinstance(n, cst.Await) and n not in flip.unawait]
+            if any(isinstance(n, (cst.With, cst.For)) and n.asynchronous is not None and n not in flip.withs or
+                   isinstance(n, cst.CompFor) and n.asynchronous is not None for n in _walk(function.body)):
+                continue
+            if not all(isinstance(w.expression, cst.Call) and callee_name(w.expression) in names for w in waits):
+                continue
+            calls = callers(modules, function)
+            if calls is not None and all(awaited(m, call) is not None for m, call in calls):
+                kept.add((module, function))
+        if kept == candidates:
+            break
+        candidates = kept
+    for function in linked({f for _, f in candidates}, flip):
+        flip.functions.add(function)
+        flip.unawait.update(awaited(m, call) for m, call in callers(modules, function))
+    return flip
+
+
+def linked(functions: set, flip: Flip) -> set:
+    """Those of ``functions`` linked (awaiting, or awaited by) to one that awaits a client
+    being converted: the functions the conversion is about, not every async function."""
+    waits = {f: [n for n in _walk(f.body) if isinstance(n, cst.Await)] for f in functions}
+    callees = {f: {callee_name(w.expression) for w in ws if w not in flip.unawait} for f, ws in waits.items()}
+    chosen = {f for f, ws in waits.items() if any(w in flip.unawait for w in ws)}
+    while True:
+        names = {f.name.value for f in chosen}
+        awaited_names = set().union(*(callees[f] for f in chosen))
+        more = {f for f in functions if callees[f] & names or f.name.value in awaited_names} - chosen
+        if not more:
+            return chosen
+        chosen |= more
+
+
+def callee_name(call: cst.Call) -> str | None:
+    func = call.func
+    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+
+
+def to_async(modules: list[Module]) -> Flip:
+    """The sync httpx clients used only by their methods made async, their calls awaited,
+    and each sync function that then awaits made async, its calls awaited (run with
+    ``asyncio.run`` at module level); a client whose functions cannot all be made async stays."""
+    flip, defined = Flip(), definitions(modules)
+    for group in client_groups(modules, "sync"):
+        made = made_async(modules, defined, group)
+        if made is not None:
+            flip.merge(group)
+            flip.merge(made)
+    return flip
+
+
+def made_async(modules: list[Module], defined: dict, group: Flip) -> Flip | None:
+    """The functions to make async for ``group``'s calls to be awaited, and their calls
+    awaited in turn; None if one cannot be (a lambda, a generator, a function passed on)."""
+    made = Flip()
+    pending = [(m, call, False) for m in modules for call in group.await_ if call in m.parents]
+    while pending:
+        module, call, own = pending.pop()
+        function = module.function_of(call)
+        if isinstance(function, cst.Lambda) or in_generator_expression(module, call):
+            return None
+        if function is None:
+            if not own or first_import(module) is None:
+                return None
+            made.run.add(call)
+            continue
+        if own:
+            made.await_.add(call)
+        if function.asynchronous is not None or function in made.functions:
+            continue
+        if not flippable(module, function, defined):
+            return None
+        made.functions.add(function)
+        calls = callers(modules, function)
+        if calls is None:
+            return None
+        pending += [(m, call, True) for m, call in calls]
+    return made
+
+
+def first_import(module: Module) -> cst.SimpleStatementLine | None:
+    """The module's first top-level import line (``__future__`` aside)."""
+    return next((s for s in module.tree.body if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], (cst.Import, cst.ImportFrom))
+                 and not (isinstance(s.body[0], cst.ImportFrom) and cst.helpers.get_full_name_for_node(s.body[0].module) == "__future__")), None)
+
+
+def in_generator_expression(module: Module, node) -> bool:
+    """Whether ``node`` is in a generator expression (awaiting there makes it an async one)."""
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        if isinstance(node, cst.GeneratorExp):
+            return True
+        node = module.parent(node)
+    return False
+
+
+def top_imports(module: Module) -> set[str]:
+    return {cst.helpers.get_full_name_for_node(a.name) for s in module.tree.body if isinstance(s, cst.SimpleStatementLine)
+            for small in s.body if isinstance(small, cst.Import) for a in small.names if a.asname is None}
+
+
+class Flavour(cst.CSTTransformer):
+    """Applies a :class:`Flip` (nodes are matched by identity, so lines stay)."""
+
+    def __init__(self, flip: Flip, module: Module):
+        super().__init__()
+        self.flip, self.module, self.runs = flip, module, False
+
+    def leave_Await(self, original, updated):
+        return updated.expression.with_changes(lpar=updated.lpar, rpar=updated.rpar) if original in self.flip.unawait else updated
+
+    def leave_Call(self, original, updated):
+        if original in self.flip.await_:
+            return cst.Await(updated, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        if original in self.flip.run:
+            self.runs = True
+            return cst.Call(cst.parse_expression("asyncio.run"), [cst.Arg(updated)])
+        return updated
+
+    def leave_Module(self, original, updated):
+        """``import asyncio`` on the line of the first import, where the module now uses it."""
+        if not self.runs or "asyncio" in top_imports(self.module):
+            return updated
+        line = first_import(self.module)
+        index = next(i for i, s in enumerate(original.body) if s is line)
+        body = list(updated.body)
+        body[index] = body[index].with_changes(body=[cst.Import([cst.ImportAlias(cst.Name("asyncio"))]), *body[index].body])
+        return updated.with_changes(body=body)
+
+    def leave_With(self, original, updated):
+        return updated.with_changes(asynchronous=flipped(updated.asynchronous)) if original in self.flip.withs else updated
+
+    def leave_FunctionDef(self, original, updated):
+        return updated.with_changes(asynchronous=flipped(updated.asynchronous)) if original in self.flip.functions else updated
+
+    def leave_Attribute(self, original, updated):
+        if original in self.flip.constructors:
+            return updated.with_changes(attr=cst.Name(swapped(original.attr.value, {HTTPX_FLAVOURS["async"]: HTTPX_FLAVOURS["sync"]})))
+        return updated
+
+    def leave_Name(self, original, updated):
+        if original in self.flip.renamed:
+            return updated.with_changes(value=swapped(original.value, HTTPX_RENAMED))
+        return updated
+
+
+def swapped(name: str, pairs: dict[str, str]) -> str:
+    """The other name of the pair ``name`` is in (keys and values of ``pairs``)."""
+    return {**pairs, **{v: k for k, v in pairs.items()}}[name]
+
+
+def flipped(asynchronous: cst.Asynchronous | None) -> cst.Asynchronous | None:
+    return None if asynchronous is not None else cst.Asynchronous()
+
+
+def other_flavour(case: Case, findings: list[Finding]) -> list[Rewritten]:
+    """The case with its httpx clients in the other flavour, each way the code allows
+    (async to sync, sync to async), lines kept. Not applied where an async response method
+    is read (the sync response has no ``aread``)."""
+    if "httpx" not in "".join(case.sources.values()):
+        return []
+    modules = [Module(path, text) for path, text in sorted(case.sources.items())]
+    if any(isinstance(n, cst.Name) and n.value in ASYNC_RESPONSE_METHODS for m in modules for n in m.nodes):
+        return []
+    rewritten = []
+    for convert in (to_sync, to_async):
+        flip = convert(modules)
+        if not (flip.constructors or flip.functions):
+            continue
+        sources = {m.path: m.tree.visit(Flavour(flip, m)).code for m in modules}
+        rewritten.append(Rewritten(Case(case.name, sources, case.select, case.project), exact=True))
+    return rewritten
+
+
 # --- every rewrite, and what it does to the findings ----------------------------------------
 
 REWRITES: dict[str, Callable[[Case, list[Finding]], list[Rewritten]]] = {
@@ -1071,6 +1603,7 @@ REWRITES: dict[str, Callable[[Case, list[Finding]], list[Rewritten]]] = {
     "wrap-attribute": lambda case, findings: statement_rewrite(case, lambda names: Wrap("attribute", names), "held_"),
     "bound-method": lambda case, findings: statement_rewrite(case, lambda names: CallThrough("alias", names), "via_"),
     "partial": lambda case, findings: statement_rewrite(case, lambda names: CallThrough("partial", names), "via_", ("import functools",)),
+    "sync-async": other_flavour,
 }
 
 

@@ -5,12 +5,14 @@
 dependencies (``libs/<pkg>/<pkg>``, ``apps/<app>/<app>``), a ``packages/`` folder of
 packages, samples each run from their own folder, a ``src/`` namespace package with
 scripts beside it, a service folder without ``__init__.py`` reached by absolute and
-relative imports, and a root only the config's ``src`` names. In each, a finding rests
-on what a module of another package or folder is; each expected finding is marked
-``# expect: CODE`` where it starts. Each is copied into a repository (``.git``), and
-those with a top ``pyproject.toml`` also outside any, and checked from its root, from a
-package's root and from a folder below: every start reports exactly the marked
-findings of the files below it.
+relative imports, a root only the config's ``src`` names, and components nested as
+``<group>/<component>/py/<package>`` whose packages import each other (a helper's caller
+reaching it through a package ``__init__``). In each, a finding rests on what a module
+of another package or folder is; each expected finding is marked ``# expect: CODE``
+where it starts. Each is copied into a repository (``.git``), and those with a top
+``pyproject.toml`` also outside any, and checked from its root, from a package's root
+and from a folder below, both in that folder and from the root naming it: every start
+reports exactly the marked findings of the files below it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ STARTS = {
     "src_namespace": [".", "src", "src/shipments", "scripts"],
     "pep420_service": [".", "services", "services/claims", "services/claims/adjudicate"],
     "declared_src": [".", "backend", "backend/handlers", "platform_code"],
+    "nested_packages": [".", "components/agentlink", "components/agentlink/py/agentlink", "apps/settlement/py"],
 }
 
 
@@ -65,9 +68,10 @@ def test_a_check_reports_the_same_findings_from_every_start(layout: str, version
     }
     for start in STARTS[layout]:
         folder = repository / start
-        report = json.loads(run(folder, "check", "--no-cache", "--format", "json").stdout)
-        found = {((folder / d["path"]).resolve(), d["line"], d["code"]) for d in report["diagnostics"]}
         below = {finding for finding in marked if folder in finding[0].parents}
-        assert found == below, f"from {start}: " + ", ".join(
-            f"{path.relative_to(repository)}:{line} {code}" for path, line, code in sorted(found ^ below)
-        )
+        for cwd, argument in ((folder, "."), (repository, start)):
+            report = json.loads(run(cwd, "check", "--no-cache", "--format", "json", argument).stdout)
+            found = {((cwd / d["path"]).resolve(), d["line"], d["code"]) for d in report["diagnostics"]}
+            assert found == below, f"check {argument} in {cwd.relative_to(repository)}: " + ", ".join(
+                f"{path.relative_to(repository)}:{line} {code}" for path, line, code in sorted(found ^ below)
+            )

@@ -120,3 +120,20 @@ def test_a_dotted_file_name_has_a_package_of_its_own(tmp_path):
             answers[name] = {str(p.relative_to(root)) for p in found}
         assert answers["pkg/b.py"] == {"pkg/a.py"}, order
         assert answers["pkg/conf.local.py"] != {"pkg/a.py"}, order  # `pkg.conf` has no module `a`
+
+
+def test_a_module_that_reads_a_constant_of_the_a2a_code_is_checked_with_it(tmp_path):
+    """A card path, a TTL, a cache dict kept in an A2A module and imported elsewhere carry
+    A2A values there: the importer is checked as A2A code (one that names none is not)."""
+    (tmp_path / "endpoints.py").write_text(
+        'CARD_PATH = "/.well-known/agent-card.json"\nTIMEOUT: float = 10.0\n_seen = {}\n\n\ndef card_url(base):\n    return base + CARD_PATH\n'
+    )
+    (tmp_path / "poller.py").write_text("import httpx\nfrom endpoints import CARD_PATH\n\n\ndef card(base):\n    return httpx.get(base + CARD_PATH).json()\n")
+    (tmp_path / "cache.py").write_text("from endpoints import _seen\n\n\ndef forget():\n    _seen.clear()\n")
+    (tmp_path / "report.py").write_text("import endpoints\n\n\ndef lines(rows):\n    return [str(r) for r in rows]\n")
+    settings = Settings(root=tmp_path)
+    names = ("endpoints.py", "poller.py", "cache.py", "report.py")
+    run = ProjectRun(Linter(load_rules()), [(n, tmp_path / n, settings) for n in names])
+    assert run.checks((tmp_path / "poller.py").resolve())
+    assert run.checks((tmp_path / "cache.py").resolve())
+    assert not run.checks((tmp_path / "report.py").resolve())  # imports it, names nothing of it

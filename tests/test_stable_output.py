@@ -4,12 +4,16 @@ report says may hang on that order."""
 
 from __future__ import annotations
 
+import gc
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from a2alint import values
-from a2alint.runner import lint_source
+from a2alint.config import Layer, Overrides, Settings
+from a2alint.registry import load_rules
+from a2alint.runner import Linter, lint_source
 
 #: A python_a2a client (a card fetch that makes a client): what the send is called on is both
 #: that type and "a client made from a card", and its name decides AC103's help.
@@ -132,3 +136,31 @@ def test_two_classes_of_one_name_in_two_modules_are_told_apart_the_same_in_every
     files = [(p.relative_to(tmp_path).as_posix(), p, Settings(root=tmp_path)) for p in sorted(tmp_path.rglob("*.py"))]
     found = [(r.display, d.code, d.line) for r in check_files(Linter(load_rules()), files, jobs=1) for d in r.diagnostics]
     assert found == [("m.py", "AC104", 13)]
+
+
+# --- one linter, settings that come and go ---------------------------------------------------
+
+
+def test_a_linter_answers_for_the_settings_it_is_given_not_an_earlier_object_at_their_address(tmp_path):
+    """The language server keeps one linter while settings come and go (a config edited,
+    another folder opened): a new settings object can take a freed one's address."""
+    linter = Linter(load_rules())
+    for turn in range(60):
+        code = ("AC101", "AC103", "AC104")[turn % 3]
+        settings = Settings(root=tmp_path).with_overrides(Overrides(layer=Layer(select=(code,))))
+        assert linter.enabled(settings) == {code}, turn
+        del settings
+        gc.collect()  # the settings go, and their address is free for the next ones
+
+
+def test_one_linter_checking_a_file_under_one_selection_after_another_reports_each_ones_rules(tmp_path):
+    path = Path(__file__).parent / "corpus" / "bad_requests_watch_cli.py"
+    data = path.read_bytes()
+    linter = Linter(load_rules())
+    for turn in range(30):
+        code = ("AC101", "AC103", "AC105")[turn % 3]
+        settings = Settings(root=tmp_path).with_overrides(Overrides(layer=Layer(select=(code,))))
+        result = linter.check_bytes(data, path.name, path, settings)
+        assert {d.code for d in result.diagnostics} == {code}, turn
+        del settings, result
+        gc.collect()
