@@ -166,6 +166,8 @@ CARD_PATHS = (
     "/extendedAgentCard",
     "/v1/card",
 )
+#: ``CARD_PATHS`` relative to the agent's base: those that are still a path, not one word.
+RELATIVE_CARD_PATHS = tuple(path[1:] for path in CARD_PATHS if "/" in path[1:])
 CARD_PATH_CONSTANTS = ("AGENT_CARD_WELL_KNOWN_PATH", "PREV_AGENT_CARD_WELL_KNOWN_PATH", "EXTENDED_AGENT_CARD_PATH")
 HTTP_READS = {"get", "request", "urlopen", "stream", "head"}
 HTTP_WRITES = {"post", "request", "stream", "put", "send"}
@@ -205,7 +207,9 @@ def canonical(qualified: str) -> str:
 
 
 def is_card_url(text: str) -> bool:
-    return any(path in text for path in CARD_PATHS)
+    """``text`` names a card's URL: holds one of ``CARD_PATHS``, or starts with one made
+    relative to the agent's base (``urljoin(base, ".well-known/agent-card.json")``)."""
+    return any(path in text for path in CARD_PATHS) or text.startswith(RELATIVE_CARD_PATHS)
 
 
 def rest_role(text: str) -> str | None:
@@ -235,7 +239,7 @@ def prefilter_tokens(api: dict[str, tuple[str, ...]]) -> tuple[bytes, ...]:
     """Byte strings one of which any file that can yield a finding and imports no A2A
     package (see ``PACKAGE_WORDS``) contains."""
     tokens = {name.encode() for name in RPC_ROLES}
-    tokens.update(path.encode() for path in CARD_PATHS)
+    tokens.update(path.encode() for path in (*CARD_PATHS, *RELATIVE_CARD_PATHS))
     tokens.update(name.encode() for name in CARD_PATH_CONSTANTS)
     tokens.update(literal.encode() for literal in CARD_FIELD_LITERALS)
     for patterns in api.values():

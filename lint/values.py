@@ -110,8 +110,9 @@ CARD_BUILDERS = re.compile(r"(^|:|\.)(AgentCard(\.(model_validate(_json)?|parse_
 MAX_PATH = 4
 #: The last names of the calls ``JWS_CHECKS`` knows (a cheap test before resolving names).
 _JWS_NAMES = frozenset(p.rsplit(".", 1)[-1] for p in JWS_CHECKS)
-#: What a request or message built from a value carries of it.
-CARRIED = frozenset({TASK, STATUS, DIGEST, STATE})
+#: What a request or message built from a value carries of it; a URL object or a request
+#: made of a card URL (``yarl.URL(CARD_PATH)``, ``httpx.Request("GET", url)``) still names it.
+CARRIED = frozenset({TASK, STATUS, DIGEST, STATE, URL})
 #: How many callers up a parameter's value is looked for.
 CALLER_DEPTH = 4
 
