@@ -34,6 +34,7 @@ from a2alint.values import (
     Guess,
     guessed,
     is_card_name,
+    kept_in_fields,
 )
 
 __all__ = ["Anchor", "Flow", "Origin", "flow_of", "is_card_name", "runs_before", "exclusive", "leaves_before"]
@@ -444,7 +445,7 @@ class Flow:
             return False
         origins = self.fetched_origins(fetch)
         return any(c is fetch for c in expr.calls) or any(
-            (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in origins for a in self.expr_atoms(expr, fact)
+            (a[0] in CARD_KINDS or a[0] == CLIENT) and id(a[1]) in origins for a in kept_in_fields(self.expr_atoms(expr, fact))
         )
 
     def card_use(self, call: Call, fetch: Call) -> str | None:
@@ -486,10 +487,11 @@ class Flow:
         )
 
     def yields_card(self, call: Call) -> bool:
-        """``call`` hands back the card it fetches (not a task it sent with it)."""
+        """``call`` hands back the card it fetches (not a task it sent with it), or a record
+        that keeps it in a field (``return Conn(card=card, client=client)``)."""
         if "card-fetch" in self.roles(call):
             return True
-        return any(a[0] in (CARD, CLIENT) for a in self.result(call)) and bool(self.chain(call, "card-fetch"))
+        return any(a[0] in (CARD, CLIENT) for a in kept_in_fields(self.result(call))) and bool(self.chain(call, "card-fetch"))
 
     def fetch_in_sight(self, call: Call) -> Call | None:
         """The card fetch as ``call``'s function sees it: ``call`` when it yields the card,

@@ -196,6 +196,12 @@ def _in_field(atoms: frozenset, targets: list[str], key: str) -> set[tuple]:
     return {(FIELD, name, a) if a[0] in CARD_KINDS or a[0] == CLIENT else a for a in atoms}
 
 
+def kept_in_fields(atoms: Iterable[tuple]) -> set[tuple]:
+    """``atoms``, with what a record keeps in one of its fields as its own: a record that
+    holds the card (``Peer(card, client)``) is made of that card."""
+    return {a[2] if a[0] == FIELD else a for a in atoms}
+
+
 def project_path(atoms: Iterable[tuple], path: Iterable[str]) -> frozenset:
     found = set(atoms)
     for name in path:
@@ -1626,7 +1632,8 @@ class Analysis:
         target = next((t for t in self.targets(call) if t.cls is not None and t.function is None), None)
         if target is not None and not names:  # `Phase(observed)`: a state stays the state it is made from
             states = {a for a in values.arguments(call) if a[0] in (STATUS, STATE)}
-            return frozenset({*atoms, (TYPE, target.cls), *states, *self.card_copy(values, call), *self._with_value(values, call)})
+            return frozenset({*atoms, (TYPE, target.cls), *states, *self.card_copy(values, call), *self._with_value(values, call),
+                              *self.fields_kept(values, call)})
         if any(n in _SERIALISERS for n in names) or (call.method == "encode" and call.receiver_call is not None):
             body = values.arguments(call) if names else values.receiver(call)  # `json.dumps(payload).encode()`
             return frozenset({a for a in body if a[0] in (BODY_ROLE, BODY)} | derived(body))
@@ -1652,6 +1659,20 @@ class Analysis:
             if not names or call.method in _KEEPING or (call.method or "").lstrip("_") in _KEEPING:
                 atoms |= self._opaque(values, call)
         return frozen(atoms)
+
+    def fields_kept(self, values: ScopeValues, call: Call) -> set[tuple]:
+        """The cards and clients a record's construction gives its fields, each in its field
+        (``Conn(card=card, client=client)``): whoever the record is handed to, its
+        ``.client`` is that client."""
+        cls = self.record(call)
+        if cls is None:
+            return set()
+        found: set[tuple] = set()
+        for name in cls.fields:
+            given = self.field_given(call, name)
+            if given is not None:
+                found |= {(FIELD, name, a) for a in values.expr(given, call) if a[0] in CARD_KINDS or a[0] == CLIENT}
+        return found
 
     @staticmethod
     def card_copy(values: ScopeValues, call: Call) -> set[tuple]:
