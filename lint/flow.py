@@ -694,7 +694,7 @@ class Flow:
         for candidate in self.class_scopes(scope):
             values = self.analysis.values(candidate)
             for bind in candidate.binds:
-                atoms = self.analysis.resolve(values.bind(bind), local="own")
+                atoms = kept_in_fields(self.analysis.resolve(values.bind(bind), local="own"))
                 digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
                 if digest is None:
                     continue

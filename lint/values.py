@@ -1671,7 +1671,8 @@ class Analysis:
         for name in cls.fields:
             given = self.field_given(call, name)
             if given is not None:
-                found |= {(FIELD, name, a) for a in values.expr(given, call) if a[0] in CARD_KINDS or a[0] == CLIENT}
+                given_atoms = self.resolve(values.expr(given, call), local=True)
+                found |= {(FIELD, name, a) for a in given_atoms if a[0] not in (TYPE, FUNC) and not guessed(a)}
         return found
 
     @staticmethod
