@@ -84,8 +84,9 @@ HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF = "hash", "body", "derived", "cli
 COPY_OF = "copy-of"
 #: What a request or message built from a symbolic value carries of it (see ``CARRIED``).
 CARRY = "carry"
-#: A card held in one field of a record (``result["agent_card"] = card``): the record is
-#: not the card, and its other fields are not card data. ``(FIELD, name, atom)``.
+#: A card held in one field of a record (``result["agent_card"] = card``), or what a record's
+#: construction gave a field (``Conn(card, client, digest)``): the record is not the card,
+#: and its other fields are not card data. ``(FIELD, name, atom)``.
 FIELD = "field"
 SYMBOLIC = frozenset({PARAM, ATTR, GLOBAL, HASH, BODY, DERIVED, CLIENT_OF, HELD, FETCH_OF, COPY_OF, CARRY})
 
@@ -1661,9 +1662,10 @@ class Analysis:
         return frozen(atoms)
 
     def fields_kept(self, values: ScopeValues, call: Call) -> set[tuple]:
-        """The cards and clients a record's construction gives its fields, each in its field
+        """What a record's construction gives its fields, each in its field
         (``Conn(card=card, client=client)``): whoever the record is handed to, its
-        ``.client`` is that client."""
+        ``.client`` is that client. Resolved here, where what a parameter holds is what its
+        annotation says (a card guessed by a parameter's name is left out)."""
         cls = self.record(call)
         if cls is None:
             return set()

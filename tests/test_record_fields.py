@@ -320,3 +320,43 @@ RPC_ENVELOPE = """
 
 def test_an_rpc_body_kept_in_a_dict_still_sends_the_message_it_is_given():
     assert (line_of(RPC_ENVELOPE, 'self._rpc("SendMessage"'), "AC103") in findings(RPC_ENVELOPE)
+
+
+SKILL_GUARD = """
+    import time
+    from dataclasses import dataclass
+
+    import httpx
+    from a2a.client import A2ACardResolver, Client
+    from a2a.types import TaskIdParams
+
+
+    @dataclass
+    class Snapshot:
+        card: object
+        taken_at: float
+
+
+    class SkillGuard:
+        def __init__(self, http: httpx.AsyncClient, client: Client, url: str, skill: str) -> None:
+            self.http, self.client, self.url, self.skill = http, client, url, skill
+            self.seen = Snapshot(None, 0.0)
+
+        async def refresh(self) -> None:
+            card = await A2ACardResolver(self.http, self.url).get_agent_card()
+            self.seen = Snapshot(card, time.time())
+
+        async def check(self, task_id: str) -> None:
+            if self.skill not in {s.id for s in self.seen.card.skills}:
+                await self.client.cancel_task(TaskIdParams(id=task_id))
+"""
+
+
+def test_a_card_kept_in_a_record_on_the_object_is_that_card_in_another_method():
+    assert (line_of(SKILL_GUARD, "cancel_task("), "AC102") in findings(SKILL_GUARD)
+
+
+def test_the_other_field_of_a_record_on_the_object_is_no_card():
+    by_age = SKILL_GUARD.replace("if self.skill not in {s.id for s in self.seen.card.skills}:",
+                                 "if time.time() - self.seen.taken_at > 600:")
+    assert findings(by_age) == []
