@@ -708,7 +708,8 @@ class Flow:
                         return digest
         cls = self.analysis.class_of(scope)
         if cls is not None:
-            for name in {t.split(".")[1] for s in self.class_scopes(scope) for b in s.binds for t in b.targets if t.startswith("self.") and t.count(".") >= 1}:
+            names = {t.split(".")[1] for s in self.class_scopes(scope) for b in s.binds for t in b.targets if t.startswith("self.") and t.count(".") >= 1}
+            for name in sorted(names | self.analysis.names_stored_through_objects(cls)):
                 atoms = self.analysis.attr_atoms(cls, name, False, 3)
                 digest = next((a[1] for a in atoms if a[0] == DIGEST), None)
                 if digest is not None:
@@ -1116,7 +1117,7 @@ class Flow:
         tasks = [a for a in atoms if a[0] in (TASK, STATUS) and isinstance(a[1], Call)]
         if any(a[1].scope is scope and not runs_before(a[1], fact) and not (a[1] is call and self._id_from_callers(call)) for a in tasks):
             return True
-        ids = _acted_on_ids(values, call)
+        ids = _acted_on_ids(values, call) or self._ids_handed_in(call)
         if not ids:
             return False
         later = [send for send in self.sends(scope) if send is not call and not runs_before(send, fact)]
@@ -1125,6 +1126,18 @@ class Flow:
         if ids & {found for send in later for found in _supplied_ids(values, send)}:
             return True  # the id the client gave the task in the send that creates it
         return all(self._minted_here(values, frozenset({key}), call, after=fact) for key in ids)
+
+    def _ids_handed_in(self, call: Call) -> set[str]:
+        """What ``call`` gives the project function it calls as the id of the task a call
+        in it acts on (``poll(job, session)`` where ``poll`` posts ``{"id": job}``)."""
+        function = self.callee(call)
+        if function is None:
+            return set()
+        inner = self.analysis.values(function)
+        named = {key.split(".")[0] for c in function.calls for key in _acted_on_ids(inner, c)}
+        offset = self.analysis.offset(call, function)
+        given = [call.argument(p.index - offset, p.name) for p in function.params if p.name in named]
+        return {key for arg in given if arg is not None for key in arg.value.reads}
 
     def _id_from_callers(self, call: Call) -> bool:
         """The task id ``call`` sends comes in through a parameter of its function: a task

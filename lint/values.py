@@ -1134,6 +1134,11 @@ class Analysis:
             if any(a[0] == TYPE and a[1] is cls for a in held):
                 yield values, bind
 
+    def names_stored_through_objects(self, cls: ClassFacts) -> set[str]:
+        """The attributes code outside ``cls``'s methods stores on its instances (a helper
+        handed ``self`` that sets ``self.frozen``)."""
+        return {name for name in list(self._index().stores) if next(self.stores_through_objects(cls, name), None)}
+
     def global_atoms(self, model: ModuleModel, name: str) -> frozenset:
         """What a module-level name holds: its module-level binds and the stores into it
         (``_CARDS[url] = card``) in the module's functions."""
@@ -1250,10 +1255,14 @@ class Analysis:
         """``{(TYPE, cls)}`` when ``atoms`` is an untyped parameter (nothing known of it in
         its function) for which every call of its function in the project passes an
         instance of the one project class ``cls`` (or such a parameter of its own): its
-        type, known from its callers as an annotation would make it known. Else nothing."""
+        type, known from its callers as an annotation would make it known; for a field of it
+        (``self._strategy`` in a helper handed ``self``), what the class holds there. Else nothing."""
         atom = next(iter(atoms)) if len(atoms) == 1 else None
-        if depth <= 0 or atom is None or atom[0] != PARAM or atom[2]:  # (`peer.session`: a field of it, not it)
+        if depth <= 0 or atom is None or atom[0] != PARAM:
             return NOTHING
+        if atom[2]:
+            kind = self.callers_class(frozenset({(PARAM, atom[1], ())}), depth)
+            return self.resolve(project_path(kind, atom[2]), local=True) if kind else NOTHING
         param = atom[1]
         scope = self.scope_of_param(param)
         if scope is None or param.annotation or param.star or id(param) in self._passing:

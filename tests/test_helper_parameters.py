@@ -710,6 +710,200 @@ class PricingDesk:
         return await self.client.send_message(SendMessageRequest(id="q1", params=params))
 '''
 
+#: A digest a module helper stores on the connection it is handed; the class never reads it back.
+DIGEST_PINNED_ON_HANDED_SELF = '''
+"""A peer connection whose contract digest is pinned by a module helper that is handed
+the connection; the class itself never touches the attribute."""
+
+import hashlib
+import json
+
+from a2a.client import Client
+from a2a.types import AgentCard, Message
+
+
+def contract_sha(card: AgentCard) -> str:
+    terms = card.model_dump(mode="json", include={"protocol_version", "security_schemes", "security"})
+    return hashlib.sha256(json.dumps(terms, sort_keys=True).encode()).hexdigest()
+
+
+def pin_contract(conn, card: AgentCard) -> None:
+    conn.pinned_sha = contract_sha(card)
+
+
+class PeerConnection:
+    def __init__(self, client: Client, card: AgentCard) -> None:
+        self.client = client
+        pin_contract(self, card)
+
+    async def ask(self, message: Message):
+        async for event in self.client.send_message(message):
+            yield event
+'''
+
+#: A method called on what a helper's untyped parameter holds (``peer.strategy.execute(m)``) is that
+#: class's method: the wrapper's callers are judged, and this one attaches the digest.
+STRATEGY_OF_HANDED_PEER = '''
+"""Delivery strategies behind a peer: the peer's helpers are handed the peer and call
+the strategy it holds; the caller attaches the contract digest to every message."""
+
+import hashlib
+import json
+
+import httpx
+from a2a.client import A2ACardResolver, Client, ClientConfig, ClientFactory
+from a2a.types import Message
+
+
+def contract_digest(card) -> str:
+    terms = {"protocolVersion": card.protocol_version, "security": card.security}
+    return hashlib.sha256(json.dumps(terms, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class BlockingStrategy:
+    def __init__(self, sdk: Client) -> None:
+        self._sdk = sdk
+
+    async def execute(self, message: Message):
+        last = None
+        async for event in self._sdk.send_message(message):
+            last = event
+        return last
+
+
+class Peer:
+    def __init__(self, http: httpx.AsyncClient, url: str) -> None:
+        self.http, self.url = http, url
+        self.strategy: BlockingStrategy | None = None
+        self.digest = ""
+
+    async def connect(self) -> None:
+        card = await A2ACardResolver(self.http, self.url).get_agent_card()
+        self.digest = contract_digest(card)
+        self.strategy = BlockingStrategy(ClientFactory(ClientConfig(httpx_client=self.http)).create(card))
+
+
+async def deliver(peer, message: Message):
+    return await peer.strategy.execute(message)
+
+
+async def ask(peer: Peer, message: Message):
+    message.metadata = {**(message.metadata or {}), "contract_digest": peer.digest}
+    return await deliver(peer, message)
+'''
+
+#: The same through a card loader the handed session holds: a re-fetch while the task streams.
+CARD_LOADER_OF_HANDED_SESSION = '''
+"""A review session re-reads the reviewer's card through a helper handed the session,
+while the task it submitted is still streaming, and stops on what the card now says."""
+
+import httpx
+from a2a.client import A2ACardResolver, Client
+from a2a.types import Message
+
+
+class CardSource:
+    def __init__(self, http: httpx.AsyncClient, url: str) -> None:
+        self.http, self.url = http, url
+
+    async def load(self):
+        return await A2ACardResolver(self.http, self.url).get_agent_card()  # expect: AC101, AC104
+
+
+class ReviewSession:
+    def __init__(self, http: httpx.AsyncClient, url: str, client: Client) -> None:
+        self.cards = CardSource(http, url)
+        self.client = client
+
+
+async def current_card(session):
+    return await session.cards.load()
+
+
+async def review(session: ReviewSession, message: Message) -> list:
+    events = []
+    async for event in session.client.send_message(message):  # expect: AC103
+        events.append(event)
+        card = await current_card(session)
+        if not card.capabilities.streaming:
+            break
+    return events
+'''
+
+#: A draft-era job id the client mints, polled through a helper handed the id: the card is read
+#: before the job exists.
+DRAFT_JOB_POLLED_BY_HELPER = '''
+"""Draft-protocol renders: the job id is ours, sent with tasks/send, then polled through
+a small helper that posts tasks/get for the id it is handed."""
+
+import hashlib
+import json
+import time
+import uuid
+
+import requests
+
+DOC = "/.well-known/agent.json"
+
+
+def terms_digest(doc: dict) -> str:
+    terms = {k: doc.get(k) for k in ("protocolVersion", "securitySchemes", "security")}
+    return hashlib.sha256(json.dumps(terms, sort_keys=True).encode()).hexdigest()
+
+
+def job_state(web: requests.Session, endpoint: str, job_id: str) -> str:
+    body = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": job_id}}
+    return web.post(endpoint, json=body, timeout=30).json()["result"]["status"]["state"]
+
+
+def render(web: requests.Session, base: str, scene: str) -> str:
+    doc = web.get(base + DOC, timeout=10).json()
+    job = uuid.uuid4().hex
+    params = {"id": job, "message": {"role": "user", "parts": [{"type": "text", "text": scene}]},
+              "metadata": {"terms": terms_digest(doc)}}
+    web.post(doc["url"], json={"jsonrpc": "2.0", "id": 1, "method": "tasks/send", "params": params}, timeout=30)
+    while (state := job_state(web, doc["url"], job)) not in ("completed", "failed", "canceled"):
+        time.sleep(5)
+    return state
+'''
+
+#: The same with the poll in a method of the runner.
+DRAFT_JOB_POLLED_BY_METHOD = '''
+"""A draft-protocol (tasks/send) job runner over httpx: it names each job itself, checks
+the agent's document before sending, and asks a status method about the job after."""
+
+import asyncio
+import hashlib
+import json
+import secrets
+
+import httpx
+
+
+class JobRunner:
+    def __init__(self, http: httpx.AsyncClient, base: str) -> None:
+        self.http, self.base = http, base
+
+    async def status_of(self, job_ref: str) -> str:
+        request = {"jsonrpc": "2.0", "id": "poll", "method": "tasks/get", "params": {"id": job_ref}}
+        reply = await self.http.post(self.base, json=request)
+        return reply.json()["result"]["status"]["state"]
+
+    async def run(self, text: str) -> str:
+        document = (await self.http.get(self.base + "/.well-known/agent.json")).json()
+        if "tasks/send" not in document.get("methods", ["tasks/send"]):
+            raise RuntimeError("the agent no longer takes draft jobs")
+        pin = hashlib.sha256(json.dumps({"security": document.get("security")}, sort_keys=True).encode()).hexdigest()
+        ref = secrets.token_hex(8)
+        send = {"jsonrpc": "2.0", "id": "send", "method": "tasks/send",
+                "params": {"id": ref, "message": {"role": "user", "parts": [{"type": "text", "text": text}]}, "metadata": {"pin": pin}}}
+        await self.http.post(self.base, json=send)
+        while (state := await self.status_of(ref)) == "working":
+            await asyncio.sleep(2)
+        return state
+'''
+
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -735,6 +929,11 @@ SOURCES = {
     "digest-in-built-params": DIGEST_IN_BUILT_PARAMS,
     "made-by-class-helper": MADE_BY_CLASS_HELPER,
     "made-by-class-keyword": MADE_BY_CLASS_KEYWORD,
+    "digest-pinned-on-handed-self": DIGEST_PINNED_ON_HANDED_SELF,
+    "strategy-of-handed-peer": STRATEGY_OF_HANDED_PEER,
+    "card-loader-of-handed-session": CARD_LOADER_OF_HANDED_SESSION,
+    "draft-job-polled-by-helper": DRAFT_JOB_POLLED_BY_HELPER,
+    "draft-job-polled-by-method": DRAFT_JOB_POLLED_BY_METHOD,
 }
 
 
