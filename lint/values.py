@@ -28,7 +28,7 @@ at each call site with the call's arguments: summaries are context-sensitive for
 :meth:`Analysis.resolve` turns symbolic atoms into concrete ones, going to the
 callers of a function for its parameters. Which function a method call runs is read
 from its own function, where an untyped parameter that every caller hands an instance
-of one project class has that class, as an annotation would give it
+of one class (of the project or a library) has that class, as an annotation would give it
 (:meth:`Analysis.callers_class`).
 """
 
@@ -1254,9 +1254,10 @@ class Analysis:
     def callers_class(self, atoms: frozenset, depth: int) -> frozenset:
         """``{(TYPE, cls)}`` when ``atoms`` is an untyped parameter (nothing known of it in
         its function) for which every call of its function in the project passes an
-        instance of the one project class ``cls`` (or such a parameter of its own): its
-        type, known from its callers as an annotation would make it known; for a field of it
-        (``self._strategy`` in a helper handed ``self``), what the class holds there. Else nothing."""
+        instance of the one class ``cls``, of the project or a library (a ``hashlib``
+        hash), or such a parameter of its own: its type, known from its callers as an
+        annotation would make it known; for a field of it (``self._strategy`` in a helper
+        handed ``self``), what the class holds there. Else nothing."""
         atom = next(iter(atoms)) if len(atoms) == 1 else None
         if depth <= 0 or atom is None or atom[0] != PARAM:
             return NOTHING
@@ -1273,7 +1274,7 @@ class Analysis:
             for call in self.callers(scope):
                 given = self.given(call, scope, param, self.values(call.scope))
                 kinds = {a for a in self.resolve(given, local=True) or self.callers_class(given, depth - 1) if a[0] == TYPE}
-                if len(kinds) != 1 or not all(isinstance(a[1], ClassFacts) for a in kinds):
+                if len(kinds) != 1:
                     return NOTHING
                 passed |= kinds
         finally:

@@ -904,6 +904,53 @@ class JobRunner:
 '''
 
 
+#: A library object a helper's untyped parameter is handed by every caller (a ``hashlib`` hash)
+#: is that library's: what the helper feeds it is hashed.
+HASH_OBJECT_FED_BY_HELPER = '''
+"""Fingerprints a peer's card for the audit log, feeding the hash through a helper."""
+
+import hashlib
+
+import httpx
+
+
+def feed_card(digest, card: dict) -> None:
+    digest.update(repr(card).encode())  # expect: AC107
+
+
+def card_fingerprint(base_url: str) -> str:
+    card = httpx.get(f"{base_url}/.well-known/agent-card.json").json()
+    digest = hashlib.sha256()
+    feed_card(digest, card)
+    return digest.hexdigest()
+'''
+
+#: The same with an ``hmac`` object handed to a method.
+MAC_FED_BY_METHOD = '''
+"""Signs a contract snapshot with a keyed hash that a method fills in."""
+
+import hmac
+
+import httpx
+
+SECRET = b"audit"
+
+
+class CardAudit:
+    def __init__(self, http: httpx.Client) -> None:
+        self.http = http
+
+    def _absorb(self, mac, card: dict) -> None:
+        mac.update(str(card).encode())  # expect: AC107
+
+    def seal(self, url: str) -> str:
+        card = self.http.get(url + "/.well-known/agent-card.json").json()
+        mac = hmac.new(SECRET, digestmod="sha256")
+        self._absorb(mac, card)
+        return mac.hexdigest()
+'''
+
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -934,6 +981,8 @@ SOURCES = {
     "card-loader-of-handed-session": CARD_LOADER_OF_HANDED_SESSION,
     "draft-job-polled-by-helper": DRAFT_JOB_POLLED_BY_HELPER,
     "draft-job-polled-by-method": DRAFT_JOB_POLLED_BY_METHOD,
+    "hash-object-fed-by-helper": HASH_OBJECT_FED_BY_HELPER,
+    "mac-fed-by-method": MAC_FED_BY_METHOD,
 }
 
 
