@@ -17,7 +17,7 @@ import libcst as cst
 
 from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
+from a2alint.model import ENDLESS_ITERATORS, Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -1126,6 +1126,19 @@ class Flow:
         if ids & {found for send in later for found in _supplied_ids(values, send)}:
             return True  # the id the client gave the task in the send that creates it
         return all(self._minted_here(values, frozenset({key}), call, after=fact) for key in ids)
+
+    def endless(self, scope: Scope, loop: Frame) -> bool:
+        """``loop`` has no end of its own: ``while True``, ``for _ in itertools.count()``, or a
+        ``for`` over what a project function always returns as such an iterator
+        (``for _ in attempts()`` where ``attempts`` returns ``itertools.count()``)."""
+        if loop.endless or loop.kind != "for" or loop.node is None:
+            return loop.endless
+        iterated = next((c for c in scope.calls if c.node is loop.node.iter), None)
+        function = self.callee(iterated) if iterated is not None else None
+        returns = [e for e in function.exits if e.kind == "return"] if function is not None else []
+        return bool(returns) and all(
+            any((c.method or c.callee) in ENDLESS_ITERATORS for c in e.value.top) for e in returns
+        )
 
     def _ids_handed_in(self, call: Call) -> set[str]:
         """What ``call`` gives the project function it calls as the id of the task a call

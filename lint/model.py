@@ -965,7 +965,7 @@ _STATEMENTS = frozenset(
 )
 _EXITS = {cst.Return: "return", cst.Raise: "raise", cst.Continue: "continue", cst.Break: "break"}
 #: ``for _ in itertools.count()``: loops with no end of their own.
-_ENDLESS_ITERATORS = frozenset({"count", "cycle", "repeat"})
+ENDLESS_ITERATORS = frozenset({"count", "cycle", "repeat"})
 #: Context managers that cancel what they wrap after a delay (asyncio, anyio, trio, async_timeout).
 DEADLINE_SCOPES = frozenset({"timeout", "timeout_at", "fail_after", "fail_at", "move_on_after", "move_on_at"})
 
@@ -1123,7 +1123,7 @@ class ModelBuilder:
             if type(iterated) is cst.Call:
                 func, _ = self._called(iterated.func)  # `count = itertools.count; for _ in count():`
                 name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
-                frame.endless = name in _ENDLESS_ITERATORS
+                frame.endless = name in ENDLESS_ITERATORS
         elif kind is cst.With:
             frame.deadline = any(
                 type(item.item) is cst.Call and (dotted(item.item.func) or "").rsplit(".", 1)[-1] in DEADLINE_SCOPES

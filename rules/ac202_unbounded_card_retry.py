@@ -49,6 +49,8 @@ class UnboundedCardRetry(Rule):
     - A loop bound other than `for ... in range(n)` is known by the names
       its test reads (`attempt`, `retries`, `deadline`, `timeout`, `max_*`,
       the clock).
+    - An endless iterator is known by the name of what makes it (`count`,
+      `cycle`, `repeat`), in the loop or returned by a project function.
     """
 
     code = "AC202"
@@ -211,7 +213,7 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
         if any(frame.kind == "with" and frame.deadline for frame, _ in loop.path):
             return True  # `async with asyncio.timeout(30):` around the loop
         if loop.kind == "for":
-            return not loop.endless
+            return not flow.endless(scope, loop)
         if loop.kind == "while" and not loop.endless:
             keys = loop.test.expr.keys if loop.test else set()
             if any(word in key.lower() for key in keys for word in BOUND_WORDS):

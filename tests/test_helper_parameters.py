@@ -951,6 +951,57 @@ class CardAudit:
 '''
 
 
+#: A loop over the endless iterator a helper returns (``itertools.count()``) has no end of its own.
+ENDLESS_ATTEMPTS_BY_HELPER = '''
+"""Waits for a peer to publish its card again after a deploy, one attempt after another."""
+
+import asyncio
+import itertools
+
+import httpx
+from a2a.client import A2ACardResolver
+
+
+def attempts():
+    return itertools.count(1)
+
+
+async def wait_for_card(http: httpx.AsyncClient, url: str):
+    resolver = A2ACardResolver(http, url)
+    for attempt in attempts():  # expect: AC202
+        try:
+            return await resolver.get_agent_card()
+        except httpx.HTTPError:
+            await asyncio.sleep(min(attempt, 30))
+'''
+
+#: The same with ``itertools.repeat`` returned by a method.
+ENDLESS_TICKS_BY_METHOD = '''
+"""A directory entry that re-reads the peer's JSON card until the peer answers."""
+
+import itertools
+import time
+
+import requests
+
+
+class DirectoryEntry:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.web = requests.Session()
+
+    def _ticks(self):
+        return itertools.repeat(None)
+
+    def card(self) -> dict:
+        for _ in self._ticks():  # expect: AC202
+            reply = self.web.get(self.base + "/.well-known/agent-card.json", timeout=5)
+            if reply.ok:
+                return reply.json()
+            time.sleep(2)
+'''
+
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -983,6 +1034,8 @@ SOURCES = {
     "draft-job-polled-by-method": DRAFT_JOB_POLLED_BY_METHOD,
     "hash-object-fed-by-helper": HASH_OBJECT_FED_BY_HELPER,
     "mac-fed-by-method": MAC_FED_BY_METHOD,
+    "endless-attempts-by-helper": ENDLESS_ATTEMPTS_BY_HELPER,
+    "endless-ticks-by-method": ENDLESS_TICKS_BY_METHOD,
 }
 
 
