@@ -25,6 +25,7 @@ from a2alint.values import (
     CONTRACT,
     CONTRACT_FIELDS,
     DIGEST,
+    FIELD,
     SKILLS,
     STATE,
     STATUS,
@@ -1113,7 +1114,8 @@ class Flow:
         values = self.analysis.values(scope)
         atoms = self.analysis.resolve(a for arg in call.arguments for a in values.expr(arg.value, call))
         if call.receiver_call is not None or call.receiver:
-            atoms |= {a for a in self.analysis.resolve(values.receiver(call)) if a[0] in (TASK, STATUS)}
+            # (not what the call itself returned: an object does not hold a task it polls for)
+            atoms |= {a for a in self.analysis.resolve(values.receiver(call)) if a[0] in (TASK, STATUS) and a[1] is not call}
         tasks = [a for a in atoms if a[0] in (TASK, STATUS) and isinstance(a[1], Call)]
         if any(a[1].scope is scope and not runs_before(a[1], fact) and not (a[1] is call and self._id_from_callers(call)) for a in tasks):
             return True
@@ -1559,8 +1561,11 @@ class Flow:
 
     def _not_a_task(self, owner: str, fact: Fact) -> bool:
         """``owner`` is a record of something other than a task: it holds card data (a
-        partner directory entry: the card, its URL, its skills) and nothing of a task."""
-        return not self._of_a_task(owner, fact) and any(a[0] in CARD_KINDS for a in self._held(owner, fact))
+        partner directory entry: the card, its URL, its skills, kept whole or under a key of
+        its own: ``entry["skills"] = [s["id"] for s in card["skills"]]``) and nothing of a task."""
+        held = self._held(owner, fact)
+        card_data = any(a[0] in CARD_KINDS or (a[0] == FIELD and a[2][0] in CARD_KINDS) for a in held)
+        return card_data and not self._of_a_task(owner, fact)
 
     def _of_a_task(self, owner: str, fact: Fact) -> bool:
         """``owner`` holds something of a task: an id or a response a send returned, a

@@ -65,6 +65,7 @@ from a2alint.model import IDENTITY_METHODS, Bind, Call, ClassFacts, Exit, Expr, 
 CARD, SKILLS, CAPABILITY, CONTRACT, DATA = "card", "skills", "capability", "contract", "data"
 #: The one empty answer: the analysis remembers hundreds of thousands of them.
 NOTHING: frozenset = frozenset()
+_NO_CYCLE = 1 << 62  # (see Analysis.cycle_from)
 
 
 def frozen(atoms: Iterable) -> frozenset:
@@ -332,28 +333,28 @@ class ScopeValues:
         self._binds: dict[int, frozenset] = {}
         self._at: dict[tuple[str, int], frozenset] = {}
         self._results: dict[int, frozenset] = {}
-        self._active: set = set()
+        self._active: dict[tuple, int] = {}  # the questions being computed -> their depth (see _once)
         self._returns: frozenset | None = None
         self._held: dict[tuple[int, str], Bind] = {}
 
     # -- keys --
     def _once(self, cache: dict, key, compute, keep: bool = True) -> frozenset:
         """``compute()``, remembered in ``cache``; asked again while it is being computed
-        (a loop's back edge, a recursive function), it holds nothing yet."""
+        (a loop's back edge, a recursive function), it holds nothing yet (see :meth:`Analysis.again`)."""
         found = cache.get(key)
         if found is not None:
             return found
-        active = (id(cache), key)
-        if active in self._active:
+        analysis, active = self.analysis, (id(cache), key)
+        if analysis.again(self._active, active):
             return NOTHING
         spend(self.scope)
-        self._active.add(active)
-        provisional = self.analysis.provisional
+        analysis.begin(self._active, active)
+        provisional = analysis.provisional
         try:
             found = compute()
         finally:
-            self._active.discard(active)
-        if keep and self.analysis.provisional == provisional:  # not made of an answer given mid-decision
+            final = analysis.end(self._active, active)
+        if keep and final and analysis.provisional == provisional:  # not made of an answer given mid-decision
             cache[key] = found
         return found
 
@@ -655,7 +656,7 @@ class Analysis:
         self._params: dict[tuple, frozenset] = {}
         self._attrs: dict[tuple, frozenset] = {}
         self._globals: dict[tuple, frozenset] = {}
-        self._resolving: set = set()
+        self._resolving: dict = {}  # the questions being answered -> their depth (see again)
         self._class_of: dict[int, ClassFacts] = {}
         self._bound: dict[int, frozenset[str]] = {}
         self._named: dict[int, dict[str, list[Scope]]] = {}  # id(model) -> function name -> its functions
@@ -675,12 +676,41 @@ class Analysis:
         self.deciding: set[int] = set()
         #: How many times a call's roles were asked while being decided (each answer not final).
         self.provisional = 0
+        #: How deep the questions being answered are nested, and the least depth of one asked
+        #: again meanwhile (a cycle still open), else ``_NO_CYCLE`` (see :meth:`again`).
+        self.asking, self.cycle_from = 0, _NO_CYCLE
 
     def release(self) -> None:
         """Forget every answer: the run is over. Its tables hold cycles through the facts,
         which a process running without the cyclic collector (the language server) frees
         at once this way."""
         self.__dict__.clear()
+
+    # -- questions asked while they are being answered (cycles) --
+    def again(self, active: dict, memo) -> bool:
+        """Whether ``memo`` is being answered (``active``: those being answered, by depth):
+        asked again meanwhile (a loop's back edge, a recursion) it has no answer yet, and
+        what is asked on the way round, made of that, keeps none."""
+        depth = active.get(memo)
+        if depth is not None:
+            self.cycle_from = min(self.cycle_from, depth)
+        return depth is not None
+
+    def begin(self, active: dict, memo) -> None:
+        self.asking += 1
+        active[memo] = self.asking
+
+    def end(self, active: dict, memo) -> bool:
+        """``memo`` is answered: whether the answer is final, so worth keeping (no cycle
+        through a question asked before it is still open). Only the question a cycle
+        started from keeps its answer: which of the others is asked first must not change
+        what they say."""
+        depth = active.pop(memo)
+        self.asking -= 1
+        if self.cycle_from < depth:
+            return False
+        self.cycle_from = _NO_CYCLE
+        return True
 
     # -- what the loaded modules hold, by name (rebuilt when more modules are loaded) --
     def _index(self) -> "_Index":
@@ -980,14 +1010,15 @@ class Analysis:
         found = self._params.get(memo)
         if found is not None:
             return found
-        if memo in self._resolving:
+        if self.again(self._resolving, memo):
             return NOTHING
-        self._resolving.add(memo)
+        self.begin(self._resolving, memo)
         try:
             found = self._param_atoms(param, local, depth)
         finally:
-            self._resolving.discard(memo)
-        self._params[memo] = found
+            final = self.end(self._resolving, memo)
+        if final:
+            self._params[memo] = found
         return found
 
     def _param_atoms(self, param: Param, local: bool, depth: int) -> frozenset:
@@ -1070,9 +1101,9 @@ class Analysis:
         found = self._attrs.get(memo)
         if found is not None:
             return found
-        if memo in self._resolving:
+        if self.again(self._resolving, memo):
             return NOTHING
-        self._resolving.add(memo)
+        self.begin(self._resolving, memo)
         atoms: set[tuple] = set()
         try:
             family = [cls, *self.bases(cls), *self.subclasses(cls)]
@@ -1097,8 +1128,10 @@ class Analysis:
             for values, bind in self.stores_through_objects(cls, name):
                 atoms |= self.resolve(values.bind(bind), local, depth)
         finally:
-            self._resolving.discard(memo)
-        found = self._attrs[memo] = frozen(atoms)
+            final = self.end(self._resolving, memo)
+        found = frozen(atoms)
+        if final:
+            self._attrs[memo] = found
         return found
 
     def record(self, call: Call) -> ClassFacts | None:
@@ -1146,9 +1179,9 @@ class Analysis:
         found = self._globals.get(memo)
         if found is not None:
             return found
-        if memo in self._resolving:
+        if self.again(self._resolving, memo):
             return NOTHING
-        self._resolving.add(memo)
+        self.begin(self._resolving, memo)
         atoms: set[tuple] = set()
         try:
             for scope in model.scopes:
@@ -1158,8 +1191,10 @@ class Analysis:
                 for bind in values.binds_of.get(name, ()):
                     atoms |= self.resolve(values.bind(bind))
         finally:
-            self._resolving.discard(memo)
-        found = self._globals[memo] = frozen(atoms)
+            final = self.end(self._resolving, memo)
+        found = frozen(atoms)
+        if final:
+            self._globals[memo] = found
         return found
 
     # -- calls --
@@ -1769,13 +1804,15 @@ class Analysis:
         memo = ("element", id(target.function), position, count)
         atoms = self._elements.get(memo)
         if atoms is None:
-            if memo in self._resolving:
+            if self.again(self._resolving, memo):
                 return NOTHING
-            self._resolving.add(memo)
+            self.begin(self._resolving, memo)
             try:
-                atoms = self._elements[memo] = self.values(target.function).returns_element(position, count)
+                atoms = self.values(target.function).returns_element(position, count)
             finally:
-                self._resolving.discard(memo)
+                final = self.end(self._resolving, memo)
+            if final:
+                self._elements[memo] = atoms
         return self.instantiate(atoms, values, call, target.function)
 
     def instantiate(self, atoms: Iterable[tuple], values: ScopeValues, call: Call, function: Scope) -> frozenset:
@@ -1838,10 +1875,10 @@ class Analysis:
         found = self._effects.get(memo)
         if found is not None:
             return found
-        if memo in self._resolving:
+        if self.again(self._resolving, memo):
             return []
         checkpoint()
-        self._resolving.add(memo)
+        self.begin(self._resolving, memo)
         chains: list[tuple[tuple[Call, ...], Wire | None]] = []
         try:
             for call in scope.calls:
@@ -1877,8 +1914,9 @@ class Analysis:
                             chains.append(((call, *inner), None))
                             plays = True
         finally:
-            self._resolving.discard(memo)
-        self._effects[memo] = chains
+            final = self.end(self._resolving, memo)
+        if final:
+            self._effects[memo] = chains
         return chains
 
     def bind_wire(self, wire: Wire, values: ScopeValues, call: Call, function: Scope) -> Wire:

@@ -50,3 +50,32 @@ def test_a_check_of_another_token_does_not(library):
     imports, check = CHECKS[library]
     text = source(imports, check, token="bearer").replace("key):", "key, bearer: str):")
     assert lint_source(text, "settle.py", select=("AC201",)).diagnostics == []
+
+
+LISTINGS = '''
+import httpx
+from a2a.client import A2ACardResolver
+from a2a.utils.signing import SignatureVerificationError, create_signature_verifier
+
+
+async def refresh_listings(http: httpx.AsyncClient, listings: list[dict], keys) -> int:
+    verify = create_signature_verifier(keys, ["ES256"])
+    rejected = 0
+    for listing in listings:
+        card = await A2ACardResolver(http, listing["base_url"]).get_agent_card()
+        listing["offers"] = sorted(skill.id for skill in card.skills)
+        try:
+            verify(card)
+        except SignatureVerificationError:
+            listing["status"] = "rejected"
+            rejected += 1
+            continue
+        listing["status"] = "listed"
+    return rejected
+'''
+
+
+def test_a_listing_that_keeps_the_cards_skills_under_a_key_of_its_own_is_no_task():
+    """A partner listing holds what the card offers (``listing["offers"]``) and nothing of a
+    task: its status, rejected when the signature fails, is not a task's state."""
+    assert lint_source(LISTINGS, "listings.py").diagnostics == []

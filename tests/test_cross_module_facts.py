@@ -134,17 +134,37 @@ def test_a_helper_re_exported_by_a_sibling_module_is_judged_with_its_callers(tmp
 # --- the order of the files and the folder a check starts from ------------------------------
 
 
-@pytest.mark.parametrize("project", ["bad_payout_settler", "bad_partnerkit_reexport", "bad_freight_tracker"])
-def test_findings_do_not_depend_on_the_order_the_files_are_given_in(project: str):
-    """A fetch called both where the task is in flight and before the next task is sent
-    (payout_settler): which caller is looked at first must not decide the finding."""
-    root = PROJECTS / project
+def in_every_order(root: Path) -> list[tuple[str, int, str]]:
+    """What a check of the project at ``root`` reports, the same whether its files are given
+    in one order or the other, each on its own, or each folder's on their own (pre-commit, a
+    check started from a package's folder), the rest of the project around them."""
     everything = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
     forward = findings(root, everything, everything)
-    assert forward
     assert findings(root, everything[::-1], everything) == forward
     for name in everything:
         assert findings(root, [name], everything) == [f for f in forward if f[0] == name], name
+    for folder in {name.rpartition("/")[0] for name in everything if "/" in name}:
+        inside = [name for name in everything if name.startswith(folder + "/")]
+        assert findings(root, inside, everything) == [f for f in forward if f[0] in inside], folder
+    return forward
+
+
+@pytest.mark.parametrize(
+    "project",
+    ["bad_payout_settler", "bad_partnerkit_reexport", "bad_freight_tracker", "bad_partner_relisting", "bad_courier_handover"],
+)
+def test_findings_do_not_depend_on_the_order_the_files_are_given_in(project: str):
+    """A fetch called both where the task is in flight and before the next task is sent
+    (payout_settler): which caller is looked at first must not decide the finding. A
+    partner entry that keeps what the profile it was fetched with offers, and is handed
+    back to that fetch (partner_relisting): which of the two is asked of first must not
+    decide whether the profile is a card."""
+    assert in_every_order(PROJECTS / project)
+
+
+@pytest.mark.parametrize("project", ["ok_partner_relisting", "ok_courier_handover"])
+def test_a_silent_project_is_silent_in_every_order(project: str):
+    assert in_every_order(PROJECTS / project) == []
 
 
 # --- a callable another module holds -------------------------------------------------------
