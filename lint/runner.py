@@ -801,8 +801,9 @@ class ProjectRun:
 
     def _next_to_seeds(self, path: Path) -> bool:
         imports, importers = self.graph.imports.get(path, ()), self.graph.importers.get(path, ())
-        # a package's __init__ passes on what it imports (``from relaykit import open_peer``)
-        imports = {*imports, *(i for p in imports if p.name == "__init__.py" for i in self.graph.imports.get(p, ()))}
+        # a module passes on what it imports: a package's __init__ (``from relaykit import
+        # open_peer``), a facade, the module a helper was moved out of and imported back into
+        imports = {*imports, *(i for p in imports for i in self.graph.imports.get(p, ()))}
         imports_seed = not self.seeds.isdisjoint(imports)
         imported_by_seed = not self.seeds.isdisjoint(importers)
         if not (imports_seed or imported_by_seed):

@@ -13,6 +13,7 @@ import pytest
 from a2alint.config import Settings
 from a2alint.registry import load_rules
 from a2alint.runner import Linter, check_files, lint_project
+from rewrites import all_cases, moved
 
 PROJECTS = Path(__file__).parent / "corpus" / "projects"
 
@@ -165,6 +166,17 @@ def test_findings_do_not_depend_on_the_order_the_files_are_given_in(project: str
 @pytest.mark.parametrize("project", ["ok_partner_relisting", "ok_courier_handover"])
 def test_a_silent_project_is_silent_in_every_order(project: str):
     assert in_every_order(PROJECTS / project) == []
+
+
+@pytest.mark.parametrize("project", ["courier_handover"])
+def test_a_project_split_into_a_module_per_function_is_judged_alike_in_every_order(project: str, tmp_path: Path):
+    """Each function moved into a module of its own and imported back where it stood (the
+    move rewrite): the cycle through the partner entry now crosses modules."""
+    for kind in ("bad", "ok"):
+        case = next(c for c in all_cases() if c.name == f"{kind}_{project}")
+        [split] = moved(case, case.findings())
+        write(tmp_path / kind, split.case.sources)
+        assert bool(in_every_order(tmp_path / kind)) == (kind == "bad")
 
 
 # --- a callable another module holds -------------------------------------------------------

@@ -137,3 +137,21 @@ def test_a_module_that_reads_a_constant_of_the_a2a_code_is_checked_with_it(tmp_p
     assert run.checks((tmp_path / "poller.py").resolve())
     assert run.checks((tmp_path / "cache.py").resolve())
     assert not run.checks((tmp_path / "report.py").resolve())  # imports it, names nothing of it
+
+
+def test_a_module_that_imports_the_a2a_code_through_a_facade_is_checked_with_it(tmp_path):
+    """``from service.peers import lookup`` where ``service/peers.py`` only imports it from
+    the A2A module: the name is the A2A module's, as through a package's ``__init__``."""
+    (tmp_path / "service").mkdir()
+    (tmp_path / "service" / "__init__.py").write_text("")
+    (tmp_path / "service" / "discovery.py").write_text(
+        "import requests\n\n\ndef lookup(base):\n    return requests.get(base + '/.well-known/agent.json').json()\n"
+    )
+    (tmp_path / "service" / "peers.py").write_text("from service.discovery import lookup\n\nTIMEOUT = 5\n")
+    (tmp_path / "handler.py").write_text("from service.peers import lookup\n\n\ndef name_of(base):\n    return lookup(base)['name']\n")
+    (tmp_path / "settings_view.py").write_text("from service.peers import TIMEOUT\n\n\ndef show():\n    return TIMEOUT\n")
+    settings = Settings(root=tmp_path)
+    names = ("service/__init__.py", "service/discovery.py", "service/peers.py", "handler.py", "settings_view.py")
+    run = ProjectRun(Linter(load_rules()), [(n, tmp_path / n, settings) for n in names])
+    assert run.checks((tmp_path / "handler.py").resolve())
+    assert not run.checks((tmp_path / "settings_view.py").resolve())  # names only the facade's own constant
