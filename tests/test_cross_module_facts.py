@@ -168,7 +168,7 @@ def test_a_silent_project_is_silent_in_every_order(project: str):
     assert in_every_order(PROJECTS / project) == []
 
 
-@pytest.mark.parametrize("project", ["courier_handover"])
+@pytest.mark.parametrize("project", ["courier_handover", "partner_relisting", "partnerkit_reexport"])
 def test_a_project_split_into_a_module_per_function_is_judged_alike_in_every_order(project: str, tmp_path: Path):
     """Each function moved into a module of its own and imported back where it stood (the
     move rewrite): the cycle through the partner entry now crosses modules."""
@@ -223,3 +223,54 @@ def test_a_verifier_made_in_another_module_is_what_a_call_of_its_name_runs():
     sources = {name: textwrap.dedent(text).lstrip("\n") for name, text in TRUST.items()}
     found = [(path, d.line, d.code) for path, result in lint_project(sources).items() for d in result.diagnostics]
     assert found == [("inbox.py", 14, "AC201")]
+
+
+# --- a record class three imports from the fetch --------------------------------------------
+
+ROUTING = {
+    "partners/__init__.py": """
+        from partners.cards import card_for  # re-exported: callers import it from the package
+    """,
+    "partners/cards.py": """
+        import requests
+
+
+        def card_for(base: str) -> dict:
+            return requests.get(base + "/.well-known/agent-card.json", timeout=5).json()
+    """,
+    "work/orders.py": """
+        import enum
+        from dataclasses import dataclass
+
+
+        class Step(enum.Enum):
+            QUEUED = "submitted"
+            RUNNING = "working"
+
+
+        @dataclass
+        class Order:
+            peer: str
+            step: Step = Step.QUEUED
+    """,
+    "work/route.py": """
+        from partners import card_for
+        from work.orders import Order, Step
+
+
+        def route(orders: list[Order], bases: dict[str, str]) -> None:
+            for order in orders:
+                card = card_for(bases[order.peer])
+                if "express" in {skill["id"] for skill in card.get("skills", [])}:
+                    order.step = Step.RUNNING
+    """,
+}
+
+
+def test_a_record_class_three_imports_from_the_fetch_is_read():
+    """``work/route.py`` imports the fetch through the package that re-exports it, and its
+    record class from a module of its own: three imports from the fetch. Whether the
+    order's step is a task state is in that module."""
+    sources = {name: textwrap.dedent(text).lstrip("\n") for name, text in ROUTING.items()}
+    found = [(path, d.line, d.code) for path, result in lint_project(sources).items() for d in result.diagnostics]
+    assert found == [("work/route.py", 9, "AC201")]
