@@ -524,7 +524,8 @@ class Flow:
     def sightings(self, fetch: Call, depth: int = CALLER_DEPTH) -> list[tuple[Call, list[Call]]]:
         """The calls that see the card ``fetch`` yields, each with its chain down to it:
         ``fetch`` itself, then the callers (in any module) that the functions on the way hand
-        the card back to, up to ``depth`` callers up, nearest first, in a fixed order."""
+        the card back to, or store it on the object the caller hands them, up to ``depth``
+        callers up, nearest first, in a fixed order."""
         found = [(fetch, self.chain(fetch, "card-fetch"))]
         seen = {id(fetch)}
         level = [fetch]
@@ -533,7 +534,9 @@ class Flow:
             for below in level:
                 for caller in self.callers(below.scope):
                     chain = self.chain(caller, "card-fetch")
-                    if id(caller) in seen or not any(step is below for step in chain) or self.fetch_in_sight(caller) is not caller:
+                    if id(caller) in seen or not any(step is below for step in chain):
+                        continue
+                    if self.fetch_in_sight(caller) is not caller and not self.stores_card_on_handed(caller):
                         continue
                     if self.calls_the_api(caller, below.scope):
                         continue  # the wrapper's call is a fetch of its own
@@ -1644,9 +1647,38 @@ class Flow:
             checked = checked or bool(used)
         return checked and all(c.method in _STATUS_CHECKS for c in scope.calls if c.receiver in response)
 
+    def stores_card_on_handed(self, call: Call) -> bool:
+        """``call`` hands a lasting object (``self``, a module-level registry) to a helper
+        that stores on it the card it fetches (``_load_card(self, url)`` setting
+        ``self.card``): for the caller, a store on that object, as if made inline."""
+        function = self.callee(call)
+        fetches = [c for c in function.calls if self.chain(c, "card-fetch")] if function is not None else []
+        if not fetches:
+            return False
+        card = self.derived(function, calls=fetches).keys()
+        values = self.analysis.values(call.scope)
+        for param in function.params:
+            arg = call.argument(param.index - self.analysis.offset(call, function), param.name)
+            if arg is None or not any(self.outlives_the_call(k, call.scope) for k in arg.value.keys):
+                continue
+            given = self.analysis.resolve(self.analysis.given(call, function, param, values), local=True)
+            handed = {a[1] for a in given if a[0] == TYPE and isinstance(a[1], ClassFacts)}
+            if len(handed) != 1:
+                continue
+            (cls,) = handed
+            for name in self.analysis.names_stored_through_objects(cls):
+                if any(
+                    bind.scope is function and (bind.value.reads_any(card) or any(c is f for c in bind.value.calls for f in fetches))
+                    for _values, bind in self.analysis.stores_through_objects(cls, name)
+                ):
+                    return True
+        return False
+
     def caches(self, fetch: Call) -> bool:
         """The card outlives the call: kept on the object or in a module-level table, or
         served from such a place by an earlier ``return`` (``if fresh: return cached``)."""
+        if self.stores_card_on_handed(fetch):
+            return True
         scope = fetch.scope
         lasting = lambda key: self.outlives_the_call(key, scope)  # noqa: E731
         kept = self.derived(scope, calls=[fetch])

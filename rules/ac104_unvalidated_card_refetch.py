@@ -437,7 +437,10 @@ def refresh(base):
             return False  # a get_agent_card() that refreshes what its object holds: its callers decide when
         notes = [Note(flow.placeable(reason[0], call), reason[1])]
         if call is not place:  # the card comes back to a caller, which re-reads it
-            notes.append(Note(call, f"{call.callee or call.method}() hands back the card fetched at the flagged line (or a client built from it)"))
+            what = "hands back the card fetched at the flagged line (or a client built from it)"
+            if flow.fetch_in_sight(call) is not call:
+                what = "stores the card fetched at the flagged line on the object it is given"
+            notes.append(Note(call, f"{call.callee or call.method}() {what}"))
         if chain[-1] is not place:  # a wrapper named like the API: its callers are where it fetches
             notes.append(Note(chain[-1], f"{place.callee or place.method}() fetches the card here"))
         earlier = self._earlier(flow, call, reason)
@@ -528,8 +531,11 @@ def refresh(base):
         if rerun is not None:
             return rerun[0], rerun[1], "loop", None
         chain = flow.chain(fetch, "card-fetch")
-        if any(flow.caches(step) or flow.decorator_cache(step.scope) for step in chain[1:]):
-            return None  # a held card, served by the function that keeps it (judged there)
+        if any(
+            (flow.caches(step) and not flow.stores_card_on_handed(above)) or flow.decorator_cache(step.scope)
+            for above, step in zip(chain, chain[1:])
+        ):
+            return None  # a held card, served by the function that keeps it (judged there), not by one storing it for us
         kept = flow.decorator_cache(scope)
         if kept == "forever":
             return None  # read once, then served from the cache

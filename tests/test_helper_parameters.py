@@ -1002,6 +1002,71 @@ class DirectoryEntry:
 '''
 
 
+#: A client whose ``refresh()`` checks the card's age and calls a module helper handed
+#: ``self`` that stores the fetched card on it: the store is the client's, as if inline.
+CARD_STORED_ON_HANDED_SELF = '''
+"""A peer client that keeps the peer's card and reloads it every ten minutes."""
+
+import time
+
+import httpx
+from a2a.client import A2ACardResolver
+
+CARD_MAX_AGE = 600
+
+
+async def _load_card(self, url):
+    resolver = A2ACardResolver(self.http, url)
+    self.card = await resolver.get_agent_card()  # expect: AC104
+    self.loaded_at = time.monotonic()
+
+
+class PeerClient:
+    def __init__(self, http: httpx.AsyncClient, url: str) -> None:
+        self.http = http
+        self.url = url
+        self.card = None
+        self.loaded_at = 0.0
+
+    async def refresh(self):
+        if self.card is None or time.monotonic() - self.loaded_at > CARD_MAX_AGE:
+            await _load_card(self, self.url)
+        return self.card
+'''
+
+#: The same over plain HTTP, the helper handed a process-wide registry object.
+CARD_STORED_ON_HANDED_REGISTRY = '''
+"""Partner cards read over plain HTTP into one process-wide registry, re-read after five minutes."""
+
+import time
+
+import requests
+
+TTL_SECONDS = 300
+
+
+class CardRegistry:
+    def __init__(self) -> None:
+        self.cards: dict = {}
+        self.fetched: dict = {}
+
+
+REGISTRY = CardRegistry()
+
+
+def _fetch_into(registry, base):
+    reply = requests.get(base + "/.well-known/agent-card.json", timeout=5)  # expect: AC104
+    registry.cards[base] = reply.json()
+    registry.fetched[base] = time.time()
+
+
+def partner_card(base: str) -> dict:
+    if base not in REGISTRY.cards or time.time() - REGISTRY.fetched[base] > TTL_SECONDS:
+        _fetch_into(REGISTRY, base)
+    return REGISTRY.cards[base]
+'''
+
+
 SOURCES = {
     "hash-helper-raw": HASH_HELPER_RAW.replace("{mark}", "the contract fields only"),
     "hash-helper-raw-whole": HASH_HELPER_RAW_WHOLE.replace("{mark}", "expect: AC107"),
@@ -1036,6 +1101,8 @@ SOURCES = {
     "mac-fed-by-method": MAC_FED_BY_METHOD,
     "endless-attempts-by-helper": ENDLESS_ATTEMPTS_BY_HELPER,
     "endless-ticks-by-method": ENDLESS_TICKS_BY_METHOD,
+    "card-stored-on-handed-self": CARD_STORED_ON_HANDED_SELF,
+    "card-stored-on-handed-registry": CARD_STORED_ON_HANDED_REGISTRY,
 }
 
 
