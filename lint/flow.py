@@ -85,6 +85,19 @@ def field_of(key: str) -> str:
     return key.rsplit(".", 1)[-1]
 
 
+def _keys_read(scope: Scope) -> Iterator[str]:
+    """Every key ``scope`` reads, in its longest form (``partner.endpoint``, not ``partner``)."""
+    exprs = [*(b.value for b in scope.binds), *(t.expr for t in scope.tests), *(e.value for e in (*scope.exits, *scope.yields))]
+    for call in scope.calls:
+        exprs += [a.value for a in call.arguments]
+        yield from call.func_keys
+        if call.receiver is not None:
+            yield call.receiver
+    for expr in exprs:
+        yield from expr.reads
+        yield from expr.derived
+
+
 def api_named(scope: Scope, role: str | None = None) -> bool:
     """A function named like the A2A call it makes (``send_message``, ``_send_task``);
     ``role``: like a call of that role (a ``send_message`` that also reads the card on
@@ -464,9 +477,32 @@ class Flow:
             if receiver is fetch or any(self.depends_on_fetch(a.value, call, fetch) for a in receiver.arguments):
                 return "client"
             receiver = receiver.receiver_call
-        if any(self.depends_on_fetch(a.value, call, fetch) for a in call.arguments):
+        if any(self.depends_on_fetch(a.value, call, fetch) and not self._passes_other_fields(call, a, fetch) for a in call.arguments):
             return "passed"
         return None
+
+    def _passes_other_fields(self, call: Call, arg: Argument, fetch: Call) -> bool:
+        """``arg`` holds the card ``fetch`` yields only in some of its fields (``partner =
+        {"skills": card skills, "endpoint": configured}``), and the project function ``call``
+        runs reads only other fields of the parameter it binds ``arg`` to: what it uses is
+        the caller's ``partner["endpoint"]``, not everything ``partner`` holds. (A function
+        nested in it is not read: a field it reads there goes unseen.)"""
+        target = self.analysis.project_function(call)
+        if target is None:
+            return False
+        scope = target.function
+        param = next((p for p in scope.params if call.argument(p.index - self.analysis.offset(call, scope), p.name) is arg), None)
+        if param is None or param.star:
+            return False
+        origins = self.fetched_origins(fetch)
+        fields = set()
+        for atom in self.expr_atoms(arg.value, call):
+            if atom[0] == FIELD and (atom[2][0] in CARD_KINDS or atom[2][0] == CLIENT) and id(atom[2][1]) in origins:
+                fields.add(atom[1])
+            elif (atom[0] in CARD_KINDS or atom[0] == CLIENT) and id(atom[1]) in origins:
+                return False  # the card itself, not one field of it
+        read = {key[len(param.name) + 1 :].split(".")[0] for key in _keys_read(scope) if key == param.name or key.startswith(param.name + ".")}
+        return bool(fields) and "" not in read and read.isdisjoint(fields)
 
     def _built_with(self, key: str, fact: Fact, fetch: Call) -> bool:
         """``key`` holds an object of a project class made with the card ``fetch`` yields
