@@ -1,0 +1,31 @@
+"""Posts jobs to one peer agent over plain JSON-RPC and remembers what it agreed to.
+
+Defect: the fingerprint covers the whole agent document, so a peer that only
+reorders or renames a skill looks like a peer that changed its terms.
+"""
+
+import uuid
+
+import requests
+
+from toolbox import fingerprint, now_ms
+
+
+class Worker:
+    def __init__(self, base: str):
+        self.base = base.rstrip("/")
+        self.meta = requests.get(self.base + "/.well-known/agent-card.json", timeout=10).json()
+        self.fp = fingerprint(self.meta)
+
+    def post(self, text: str) -> dict:
+        body = {
+            "jsonrpc": "2.0",
+            "id": str(uuid.uuid4()),
+            "method": "message/send",
+            "params": {
+                "message": {"role": "user", "messageId": uuid.uuid4().hex, "parts": [{"kind": "text", "text": text}]},
+                "metadata": {"contractHash": self.fp, "sentAt": now_ms()},
+            },
+        }
+        reply = requests.post(self.meta["url"], json=body, timeout=30).json()
+        return reply["result"]
