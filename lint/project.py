@@ -313,10 +313,19 @@ class ImportGraph:
         imports above it, as each module passes on what it imports (``from relaykit import
         open_peer``, where ``relaykit/__init__.py`` imports it from ``relaykit/session.py``;
         ``from tools import hand_off``, where ``tools.py`` imports it from its own module)."""
+        return self._within_reach(path, self.importers)
+
+    def used(self, path: Path) -> set[Path]:
+        """The files whose definitions the file at ``path`` can call: those within ``REACH``
+        imports below it (the other way round from :meth:`users`)."""
+        return self._within_reach(path, self.imports)
+
+    @staticmethod
+    def _within_reach(path: Path, edges: dict[Path, set[Path]]) -> set[Path]:
         found: set[Path] = set()
         frontier = [path]
         for _ in range(REACH):
-            frontier = [i for p in frontier for i in self.importers.get(p, ()) if i not in found and i != path]
+            frontier = [i for p in frontier for i in edges.get(p, ()) if i not in found and i != path]
             found.update(frontier)
         return found
 

@@ -800,12 +800,11 @@ class ProjectRun:
         return found
 
     def _next_to_seeds(self, path: Path) -> bool:
-        imports = self.graph.imports.get(path, ())
         # a module passes on what it imports: a package's __init__ (``from relaykit import
         # open_peer``), a facade, the module a helper was moved out of and imported back into;
-        # so a seed that imports such a module uses what the module imports (its users)
-        imports = {*imports, *(i for p in imports for i in self.graph.imports.get(p, ()))}
-        imports_seed = not self.seeds.isdisjoint(imports)
+        # so a module uses what the modules it imports import (used), and a seed that imports
+        # such a module uses what the module imports (users)
+        imports_seed = not self.seeds.isdisjoint(self.graph.used(path))
         imported_by_seed = not self.seeds.isdisjoint(self.graph.users(path))
         if not (imports_seed or imported_by_seed):
             return False
