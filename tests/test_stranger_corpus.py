@@ -18,10 +18,10 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-#: What the corpus measured at the last change to the analysis (P 1.000, R 0.985): per code, at least
+#: What the corpus measured at the last change to the analysis (P 1.000, R 1.000): per code, at least
 #: these true findings and at most these false ones.
 FLOOR = {
-    "AC101": (13, 0),
+    "AC101": (14, 0),
     "AC102": (5, 0),
     "AC103": (6, 0),
     "AC104": (13, 0),
