@@ -87,10 +87,13 @@ class MissingContractCapture(Rule):
     `SendStreamingMessage` and REST `POST /message:send`.
 
     ## Limits
-    - A digest attached under a field named for one (`contract_hash`,
-      `digest`, `fingerprint`) counts when the function computing it is out
-      of sight (also in what a project helper builds the message from), and so does a call of one named like a capture
-      (`*contract_hash*`, `*card_digest*`, `freeze_contract`).
+    - A field or key of what the send carries whose name contains
+      `contract_hash`, `contract_digest`, `card_hash`, `digest` or
+      `fingerprint` counts as a frozen contract whatever its value's origin
+      (also in what a project helper stores on the message or builds it
+      from), and so does a call of one named like a capture
+      (`*contract_hash*`, `*card_digest*`, `freeze_contract`): these words
+      only silence the rule (no public send of the sample carries one).
     - A call of a name `cls` that holds a project class (in a classmethod,
       or in a function a classmethod hands `cls` to) is taken for making an
       instance (its constructor), not for calling one.

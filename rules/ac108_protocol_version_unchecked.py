@@ -53,6 +53,10 @@ class ProtocolVersionUnchecked(Rule):
     - An untyped parameter with no caller in the project is taken for a card
       when its name ends in `card` (the last resort; no finding of the
       public sweep rests on it).
+    - A version check is a test that reads a key named for the protocol's
+      version fields (`protocol_version`, `protocolVersion`,
+      `supported_interfaces`) on any object, not only on the fetched card:
+      the field names silence the rule, they never raise it.
     """
 
     code = "AC108"
