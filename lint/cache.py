@@ -148,6 +148,9 @@ class Cache:
         self.usable = True
         self._key: bytes | None = None
         self.remember = remember
+        #: Whether findings are served from the cache (``--verbose`` checks every file, so
+        #: that what it tells of each one is complete; they are still written).
+        self.serves_findings = True
         self._remembered: OrderedDict[str, object] = OrderedDict()  # key -> model, or its pickle
 
     @property
@@ -225,7 +228,7 @@ class Cache:
     # -- findings --
     def get(self, key: str, depends: str = "") -> list[Diagnostic] | None:
         """A file's diagnostics, if they were computed for the same project (``depends``)."""
-        payload = self._read(key, "json")
+        payload = self._read(key, "json") if self.serves_findings else None
         if payload is None:
             return None
         try:

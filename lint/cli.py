@@ -136,7 +136,7 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), help="Hide the findings recorded in this baseline file; new ones still count.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False), help="Record every current finding in this baseline file, and exit 0.")
 @click.option("--add-noqa", "add_noqa_comments", is_flag=True, help="Add '# noqa: CODE' comments for every current finding.")
-@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors, and the calls a module's imports keep a2alint from reading.")
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -210,6 +210,8 @@ def check(
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
     cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir), registry)
+    if cache is not None and verbose:
+        cache.serves_findings = False
     if exit_zero and exit_non_zero_on_fix:
         raise click.UsageError("--exit-zero and --exit-non-zero-on-fix ask for opposite exit codes: give one of them")
     if (add_noqa_comments or write_baseline_file) and fix_mode:
@@ -261,6 +263,8 @@ def check(
     errors = [e for r in results for e in r.errors]
     for error in errors:
         click.echo(f"a2alint: {error}", err=True)
+    for note in (n for r in results for n in r.notes) if verbose else ():
+        click.echo(f"a2alint: note: {note}", err=True)
 
     failed = bool(errors) or any(p.fatal for p in problems)
     if add_noqa_comments:

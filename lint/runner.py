@@ -75,6 +75,8 @@ class FileResult:
     encoding: str = "utf-8"
     data: bytes = b""
     fixes_applied: int = 0
+    #: What ``--verbose`` tells of the file besides its findings (see :func:`unread_note`).
+    notes: list[str] = field(default_factory=list)
 
 
 T = TypeVar("T")
@@ -175,6 +177,9 @@ class Linter:
         if marked and skips_file(data, text):
             return prepared
         if self.prefilter and not matters and not (apimodel.may_matter(data, settings) if prefiltered is None else prefiltered):
+            unread = apimodel.method_call_in(data) if self.verbose else None
+            if unread is not None:
+                result.notes.append(unread_note(display, *unread))
             if UNUSED_NOQA not in enabled or b"noqa" not in data.lower():
                 return prepared
             result.diagnostics = self._suppress([], find_noqa(text), text, display, enabled)  # no finding here: all unused
@@ -283,6 +288,10 @@ class Linter:
                 )
                 if prepared.fix and any(d.fix for d in result.diagnostics):
                     self._fix(result, prepared.path, settings, enabled, prepared.fix == "unsafe", analysis)
+                unread = analysis.unread_by_name(prepared.model) if self.verbose else None
+                if unread is not None:
+                    start = Positions.of(prepared.model, prepared.text or "").get([unread.node])[unread.node].start
+                    result.notes.append(unread_note(result.display, start.line, start.column + 1, unread.method))
         except Exception as error:
             result.fixed, result.fixes_applied = None, 0  # all of the fixes or none of them
             if isinstance(error, RecursionError):
@@ -581,6 +590,14 @@ def _size(count: int) -> str:
         if count % size == 0:
             return f"{count // size} {unit}"
     return f"{count} bytes"
+
+
+def unread_note(display: str, line: int, column: int, method: str) -> str:
+    """``--verbose``'s note on a module whose A2A calls the name fallback does not read."""
+    return (
+        f"{display}:{line}:{column}: .{method}() is not read as an A2A call: the module imports no A2A package "
+        "and the receiver's type is out of sight; declare its API in [tool.a2alint.api] (README: What a2alint cannot see)"
+    )
 
 
 def read_and_check(
