@@ -47,6 +47,7 @@ from typing import Mapping
 from a2alint import __version__
 from a2alint.config import ConfigError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
+from a2alint.paths import read_regular
 
 # The facts' classes (a2alint.model) and the runner import libcst: they are imported where
 # facts and findings are read back, so the command's --version and rule load without them.
@@ -87,29 +88,48 @@ def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
 
 
 def _read_regular(path: Path, limit: int) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes; never
-    through a symbolic link, never from a FIFO (it would block) or a device."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, never
+    through a symbolic link (see :func:`read_regular`); else None."""
     try:
-        handle = os.open(path, flags)
+        return read_regular(path, limit, follow_links=False)
     except OSError:
         return None
+
+
+def _key_folder() -> Path | None:
+    """Where this user's cache key lives: ``$XDG_CACHE_HOME/a2alint``, else
+    ``~/.cache/a2alint``. A user without a home folder (``HOME`` unset and no passwd entry:
+    a container's ``--user``) gets a private folder of their own in the temporary folder,
+    as git and pip go on without one, and is told where; None when none can be had."""
+    configured = os.environ.get("XDG_CACHE_HOME")
+    if configured:
+        return Path(configured) / "a2alint"
     try:
-        info = os.fstat(handle)
-        if stat.S_ISREG(info.st_mode) and info.st_size <= limit:
-            with os.fdopen(handle, "rb", closefd=False) as stream:
-                data = stream.read(limit + 1)  # it may have grown since
-            return data if len(data) <= limit else None
-    except OSError:
+        return Path.home() / ".cache" / "a2alint"
+    except (RuntimeError, KeyError):  # (KeyError: some Pythons let pwd's through)
         pass
-    finally:
-        os.close(handle)
-    return None
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = Path(tempfile.gettempdir()) / f"a2alint-{uid if uid is not None else 'user'}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or (uid is not None and info.st_uid != uid) or info.st_mode & 0o077:
+        return None  # another user's, or open to others: its key could be theirs
+    print(
+        f"a2alint: warning: no home folder (HOME is not set and the user has no passwd entry): "
+        f"the cache's signing key is kept in {folder}; set XDG_CACHE_HOME to choose another folder",
+        file=sys.stderr,
+    )
+    return folder
 
 
 def _secret() -> bytes | None:
     """The signing key of this user's caches, made on first use; None when it cannot be kept."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2alint"
+    base = _key_folder()
+    if base is None:
+        return None
     path = base / "cache-key"
     found = _read_key(path)
     if found is not None:

@@ -19,6 +19,7 @@ from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clea
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context, project_root
+from a2alint.globs import unreadable_pattern
 from a2alint.paths import resolved
 from a2alint.registry import RegistryError, load_rules, markdown_table, rule_pages, severity_label
 
@@ -195,7 +196,7 @@ def check(
                 ignore=_codes(ignore, "--ignore") or (),
             ),
             preview=preview,
-            extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
+            extend_exclude=_patterns(extend_exclude, "--extend-exclude"),
             tables=tables,
         )
         resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
@@ -489,6 +490,16 @@ def _write_edited(path: Path | None, data: bytes, original: str, changes: list[C
     if path is None:
         _write_stdout(edited)
     return reason
+
+
+def _patterns(values: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """The path patterns of a repeatable, comma-separated ``option``; one git cannot read
+    is a usage error."""
+    patterns = tuple(p for v in values for p in v.split(",") if p)
+    unreadable = unreadable_pattern(patterns)
+    if unreadable is not None:
+        raise click.UsageError(f"{option}: {unreadable!r} is not a path pattern (git would match nothing with it)")
+    return patterns
 
 
 def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResult], located: dict[str, Path]) -> int:

@@ -35,7 +35,7 @@ from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
-from a2alint.paths import resolved
+from a2alint.paths import resolved, size_text
 from a2alint.positions import Positions
 from a2alint.reparse import Buffer, Reparser
 from a2alint.flow import Flow
@@ -163,7 +163,7 @@ class Linter:
         if too_large:
             self._unparsable(
                 result, enabled, 1, 1,
-                f"file is too large to check (more than {_size(settings.max_file_size)}, the max-file-size setting); exclude generated files",
+                f"file is too large to check (more than {size_text(settings.max_file_size)}, the max-file-size setting); exclude generated files",
             )
             return prepared
         try:
@@ -582,14 +582,6 @@ def read_source(path: Path, limit: int = MAX_BYTES) -> bytes:
     to tell that a file is too large without reading a huge one into memory."""
     with open(path, "rb") as stream:
         return stream.read(limit + 1)
-
-
-def _size(count: int) -> str:
-    """``1048576`` -> ``1 MiB``; ``1500`` -> ``1500 bytes``."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if count % size == 0:
-            return f"{count // size} {unit}"
-    return f"{count} bytes"
 
 
 def unread_note(display: str, line: int, column: int, method: str) -> str:
