@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 from a2alint import __version__
 from a2alint.diagnostics import Diagnostic
 from a2alint.fixes import replace_file, split_lines
-from a2alint.paths import read_regular
+from a2alint.paths import read_regular, relative_to
 from a2alint.runner import FileResult, read_source
 
 VERSION = 1
@@ -69,7 +69,7 @@ def fingerprints(diagnostics: Iterable[Diagnostic], lines_of: Callable[[str], li
     keys = []
     ranks: Counter[tuple[str, str, str]] = Counter()
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
-        path = _relative(diagnostic.path, root, cwd)
+        path = relative_to(diagnostic.path, root, cwd)
         lines = lines_of(diagnostic.path)
         text = _WHITESPACE.sub("", "".join(lines[max(diagnostic.line, 1) - 1 : max(diagnostic.end_line, diagnostic.line)]))
         rank = ranks[(path, diagnostic.code, text)]
@@ -77,14 +77,6 @@ def fingerprints(diagnostics: Iterable[Diagnostic], lines_of: Callable[[str], li
         digest = hashlib.sha256("\0".join((diagnostic.code, path, text, str(rank))).encode("utf-8", "surrogateescape"))
         keys.append((path, diagnostic.code, digest.hexdigest()[:20]))
     return keys
-
-
-def _relative(display: str, root: Path, cwd: Path) -> str:
-    absolute = os.path.abspath(cwd / display)
-    try:
-        return Path(os.path.relpath(absolute, root)).as_posix()
-    except ValueError:  # another drive
-        return Path(absolute).as_posix()
 
 
 @dataclass

@@ -40,6 +40,16 @@ def _resolved(path: Path) -> Path:
     return _resolved(path.parent) / path.name
 
 
+def relative_to(display: str, root: Path, cwd: Path) -> str:
+    """The display path ``display`` (from ``cwd``) relative to ``root``, with ``/``: as a
+    repository's tools (code scanning, Code Quality, annotations) name its files."""
+    absolute = os.path.abspath(cwd / display)
+    try:
+        return Path(os.path.relpath(absolute, root)).as_posix()
+    except ValueError:  # another drive
+        return Path(absolute).as_posix()
+
+
 def printable(display: str) -> str:
     """``display`` with the bytes of a file name that is not UTF-8 shown as ``\\xe9`` and a
     backslash doubled: every report, the cache and the baseline can then be written, and
