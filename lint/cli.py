@@ -21,7 +21,7 @@ from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context, project_root
 from a2alint.globs import unreadable_pattern
 from a2alint.paths import resolved
-from a2alint.registry import RegistryError, load_rules, markdown_table, rule_pages, severity_label
+from a2alint.registry import RegistryError, RulePage, load_rules, markdown_table, rule_pages, severity_label
 
 # The engine (and libcst, a third of a second to import) is imported by the functions of
 # ``check`` that use it: ``--version`` and ``rule`` answer without it.
@@ -104,8 +104,9 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option("--preview/--no-preview", default=None, help="Also run rules marked preview.")
 @click.option(
-    "--output-format", "--format", "output_format", type=click.Choice(reporters.FORMATS), default="text", show_default=True,
-    help="How findings are written: text, concise (one line each), full (with the code), or a report format.",
+    "--output-format", "--format", "output_format", type=click.Choice(reporters.FORMATS),
+    help="How findings are written: text (the default, or the config's output-format), concise (one line each), "
+    "full (with the code), grouped (by file), or a report format.",
 )
 @click.option(
     "--color", type=click.Choice(reporters.COLORS), default="auto", show_default=True,
@@ -144,7 +145,7 @@ def check(
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     preview: bool | None,
-    output_format: str,
+    output_format: str | None,
     color: str,
     output_file: str | None,
     statistics: bool,
@@ -201,7 +202,9 @@ def check(
         )
         resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
         # Unknown selectors on the command line are a usage error, before any file is read.
-        resolver.for_path(cwd).enabled_codes(registry)
+        here = resolver.for_path(cwd)
+        here.enabled_codes(registry)
+        output_format = output_format or here.output_format or "text"  # the option wins, as in ruff
         if show_settings:
             _show_settings(resolver, registry, paths, stdin_filename)
     except SelectionError as error:
@@ -553,7 +556,10 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option(
+    "--output-format", "--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
+    show_default=True, help="json: the fields of `ruff rule --output-format json`; markdown: the table of --all.",
+)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
     try:
@@ -582,7 +588,10 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
     if found is None:
         raise click.UsageError(f"unknown rule code: {code}")
     if output_format == "json":
-        click.echo(json.dumps({**fields(found), "documentation": found.documentation()}, indent=2))
+        linter = "a2alint" if isinstance(found, RulePage) else found.__module__.split(".")[0]  # a plug-in: its package
+        availability = {"None": "not", "Sometimes": "sometimes", "Always": "always"}[found.fix_availability]
+        explained = {"linter": linter, "explanation": found.documentation(), "fix": f"Fix is {availability} available."}
+        click.echo(json.dumps({**fields(found), **explained}, indent=2))
         return
     click.echo(f"# {found.code} {found.name} ({severity_label(found)})\n")
     click.echo(found.documentation())

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 from a2alint import __version__
 from a2alint.globs import Patterns, made_absolute, matched, unreadable_pattern
 from a2alint.paths import read_regular, resolved
+from a2alint.reporters import FORMATS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -85,6 +86,8 @@ class Settings:
     src: tuple[Path, ...] = ()
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
     api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    #: ``output-format``: the report's format when ``--output-format`` does not say (None: text).
+    output_format: str | None = None
     #: Where the settings came from, each over the ones before it (for ``--show-settings``).
     sources: tuple[str, ...] = field(default=(), compare=False)
 
@@ -258,6 +261,7 @@ _KEYS: dict[str, str] = {
     "api": "a table of role = list of qualified-name patterns",
     "extend": "the path of a config file to inherit settings from, relative to this one",
     "required-version": "a version or comma-separated version clauses, e.g. '>=0.1' or '0.1.0'",
+    "output-format": f"one of: {', '.join(FORMATS)}",
 }
 
 
@@ -433,6 +437,10 @@ def _applied(
         changes["exclude"] = strings("exclude")
     if "src" in table:
         changes["src"] = _folders(source, strings("src"), folder)
+    if "output-format" in table:
+        if table["output-format"] not in FORMATS:
+            raise ConfigError(f"{source}: key 'output-format': expected {_KEYS['output-format']}, got {table['output-format']!r}")
+        changes["output_format"] = table["output-format"]
     if "max-file-size" in table:
         size = table["max-file-size"]
         if type(size) is not int or not 0 < size <= MAX_FILE_SIZE_LIMIT:
@@ -575,6 +583,7 @@ def describe(settings: Settings, registry: dict[str, type], roots: Iterable[Path
         "rules": settings.rule_options,
         "api": settings.api,
         "roots": [str(folder) for folder in roots],
+        "output-format": settings.output_format or "text",
     }
     lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
     return "\n".join(lines)

@@ -417,6 +417,50 @@ def test_grouped_lists_each_files_findings_under_its_name(two_findings, check):
     assert check("--output-format", "grouped", "-q", "pkg/clean.py").stdout == ""
 
 
+# --- the output-format setting and `rule --output-format` ----------------------------------------
+
+
+def test_output_format_setting_is_the_default_and_the_option_wins(two_findings, check):
+    write(two_findings / "pyproject.toml", '[tool.a2alint]\noutput-format = "pylint"\n')
+    assert check("--select", "AC107", "pkg/a.py").stdout.startswith("pkg/a.py:2: [AC107] ")
+    assert check("--select", "AC107", "--output-format", "concise", "pkg/a.py").stdout.startswith("pkg/a.py:2:21: AC107 ")
+    assert "output-format = \"pylint\"" in check("--show-settings").stdout
+
+
+@pytest.mark.parametrize("value", ['"xml"', "3", '["json"]'])
+def test_a_bad_output_format_setting_is_a_config_error(two_findings, check, value):
+    write(two_findings / "pyproject.toml", f"[tool.a2alint]\noutput-format = {value}\n")
+    run = check("pkg")
+    assert run.exit_code == 2
+    assert "pyproject.toml" in run.stderr and "'output-format'" in run.stderr and "json-lines" in run.stderr
+
+
+def test_rule_output_format_json_has_the_fields_of_ruffs(a2alint):
+    run = a2alint("rule", "AC107", "--output-format", "json")
+    assert run.exit_code == 0
+    page = run.json()
+    assert {"name", "code", "linter", "summary", "explanation", "fix", "preview"} <= set(page)
+    assert (page["code"], page["name"], page["linter"], page["preview"]) == ("AC107", "unstable-contract-hash", "a2alint", False)
+    assert page["fix"] == "Fix is sometimes available."
+    assert page["explanation"].startswith(page["summary"]) and "## What it does" in page["explanation"]
+    assert a2alint("rule", "AC101", "--output-format", "json").json()["fix"] == "Fix is not available."
+    assert a2alint("rule", "AC107", "--output-format", "text").stdout.startswith("# AC107 unstable-contract-hash")
+
+
+def test_rules_that_say_they_have_no_fix_have_none_in_their_examples():
+    """``fix_availability`` is what the rule's own examples show (a rule with fixes says so)."""
+    from a2alint.rule import Files
+    from a2alint.runner import lint_source
+
+    for code, rule in load_rules().items():
+        sources = [e.source if hasattr(e, "source") else e for e in rule.INVALID if not isinstance(e, Files)]
+        fixed = any(
+            d.fix for source in sources
+            for d in lint_source(textwrap.dedent(source), select=(code,), report_unused_noqa=code == "AC001").diagnostics
+        )
+        assert fixed == (rule.fix_availability != "None"), code
+
+
 # --- statistics and the output file ------------------------------------------------------------
 
 
