@@ -237,11 +237,11 @@ def write_azure(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
         stream.write(f"##vso[task.logissue {props}]{_escape_azure(d.message)}\n")
 
 
-def _escape_azure(text: str, property: bool = False) -> str:
+def _escape_azure(text: str, in_property: bool = False) -> str:
     """Azure's escapes for a logging command: its data ends at a line's end, a property
     also at ``;`` and ``]``."""
     text = text.replace("%", "%AZP25").replace("\r", "%0D").replace("\n", "%0A")
-    return text.replace(";", "%3B").replace("]", "%5D") if property else text
+    return text.replace(";", "%3B").replace("]", "%5D") if in_property else text
 
 
 #: The formats statistics have (the text styles print them alike; SARIF, annotations,
