@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import gc
+import io
 import json
 import os
 import shutil
@@ -74,6 +76,7 @@ def run(hard_exit: bool = True) -> None:
     write that fails then is exit 2."""
     global _LEAVING_AT_ONCE
     _LEAVING_AT_ONCE = hard_exit
+    _standard_streams()
     try:
         main(prog_name="a2alint")
         code = 0
@@ -95,6 +98,34 @@ def run(hard_exit: bool = True) -> None:
     if not hard_exit:
         sys.exit(code)
     os._exit(code)
+
+
+class _ClosedStream(io.TextIOBase):
+    """What a process started with a standard stream closed (``>&-``) has in its place:
+    writing to it fails as writing to a closed descriptor does, so the report says it
+    could not be written (exit 2) instead of passing for a run that printed nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the stream is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _standard_streams() -> None:
+    """Standard streams a report can be written to: a closed one fails each write (see
+    :class:`_ClosedStream`), and a character its encoding lacks (a file name under
+    ``PYTHONIOENCODING=ascii``) is written as a backslash escape, as Python writes
+    standard error, instead of ending the run."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, _ClosedStream())
+        elif isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
 
 
 @main.command()

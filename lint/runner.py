@@ -15,6 +15,7 @@ import io
 import keyword
 import os
 import re
+import sys
 import tempfile
 import tokenize
 import traceback
@@ -628,6 +629,8 @@ class WorkerDied(Exception):
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
 MIN_FILES_PER_POOL = 24
+#: ``--jobs`` beyond this many processes per CPU only adds processes that wait for one.
+MOST_JOBS_PER_CPU = 2
 
 
 def available_cpus() -> int:
@@ -1044,7 +1047,7 @@ def check_files(
         run = ProjectRun(linter, files, context, fix, cache, read)
         results: list[FileResult | None] = [run.settled(i) for i in range(len(files))]
         pending = [i for i, r in enumerate(results) if r is None]
-        jobs = jobs or available_cpus()
+        jobs = min(jobs or available_cpus(), MOST_JOBS_PER_CPU * available_cpus(), len(pending) or 1)
         if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
             run.prepare_all([resolved(run.files[i][1]) for i in pending])
             for i in pending:
@@ -1070,6 +1073,8 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
         least = loads.index(min(loads))
         shares[least].append(i)
         loads[least] += len(run.source(resolved(run.files[i][1])) or b"")
+    global _forked_by
+    _forked_by = os.getpid()
     context = multiprocessing.get_context("fork")
     workers = []
     for share in shares:
@@ -1133,9 +1138,31 @@ def _check_alone(run: ProjectRun, index: int, context) -> FileResult:
         _stop([(process, parent, [index])])
 
 
+#: The process that forks the workers (set before it forks them: see :func:`_die_with_parent`).
+_forked_by = os.getpid()
+
+
+def _die_with_parent() -> None:
+    """Have the kernel end this forked worker when the run that forked it dies (a CI
+    timeout kills the run, not its workers: left alone they would spin on). Linux's
+    ``PR_SET_PDEATHSIG``; elsewhere a worker notices a closed pipe when it next talks."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != _forked_by:  # the run died before the request was made
+        os._exit(1)
+
+
 def _alone_worker(run: ProjectRun, index: int, connection) -> None:
     import pickle
 
+    _die_with_parent()
     try:
         connection.send(pickle.dumps(_shipped(run, run.check(index)), protocol=pickle.HIGHEST_PROTOCOL))
     finally:
@@ -1168,6 +1195,7 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
     """A pool process: parse the share, send its facts, take every share's, check the share."""
     import pickle
 
+    _die_with_parent()
     try:
         mine = {}
         paths = [resolved(run.files[i][1]) for i in share]
