@@ -25,6 +25,7 @@ share the cache; an entry that cannot be read back is a miss, never an error.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import io
@@ -85,6 +86,21 @@ def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
     except ConfigError:  # reported by the run itself; the cache stays where it runs
         return resolver.cwd / CACHE_DIR
     return (settings.root if settings.config_path is not None else resolver.cwd) / CACHE_DIR
+
+
+@functools.lru_cache(maxsize=None)
+def build_id() -> str:
+    """The version and a digest of this installation's code (``0.1.0+3f2a...``): two
+    builds with one version string (a fork, an editable install being changed) never
+    share cache entries. Its files are read once per process (about 2 ms)."""
+    from a2alint import rules
+
+    digest = hashlib.sha256()
+    for package in (Path(__file__).parent, Path(rules.__file__).parent):
+        for path in sorted(package.glob("*.py")):
+            digest.update(f"{package.name}/{path.name}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
 
 
 def _read_regular(path: Path, limit: int) -> bytes | None:
@@ -163,7 +179,7 @@ class Cache:
 
     def __init__(self, folder: Path, rules: Mapping[str, type], remember: int = 0) -> None:
         self.folder = folder
-        self.directory = folder / __version__
+        self.directory = folder / build_id()
         self.rules = rules
         self.usable = True
         self._key: bytes | None = None
@@ -199,7 +215,7 @@ class Cache:
     def key(content: bytes, display: str, fingerprint: str) -> str:
         """The key of a file's entries: ``content`` is the digest of its bytes (:func:`digest`)."""
         digest = hashlib.sha256()
-        for part in (__version__.encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), content):
+        for part in (build_id().encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), content):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
         return digest.hexdigest()
@@ -240,10 +256,20 @@ class Cache:
             self.usable = False  # a read-only tree: lint on without caching
 
     def _prepare(self, folder: Path) -> None:
+        """Make the folders of an entry. One that is a symbolic link is not written through
+        (a repository could point its cache, or the version folder in it, anywhere); the
+        project's own ``.a2alint_cache`` neither: a cache folder named on purpose may be one."""
         if not self.folder.exists():
             self.folder.mkdir(parents=True, exist_ok=True)
             (self.folder / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-        folder.mkdir(parents=True, exist_ok=True)
+        links = [f for f in (self.directory, folder) if os.path.islink(f)]
+        if os.path.islink(self.folder) and self.folder.name == CACHE_DIR:
+            links.insert(0, self.folder)
+        if links:
+            print(f"a2alint: warning: the cache folder {links[0]} is a symbolic link; running without the cache", file=sys.stderr)
+            raise OSError(f"{links[0]} is a symbolic link")
+        for inside in (self.directory, folder):
+            inside.mkdir(exist_ok=True)
 
     # -- findings --
     def get(self, key: str, depends: str = "") -> list[Diagnostic] | None:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import os
 import pwd
+import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from conftest import FIXABLE, write
+from conftest import FIXABLE, UNFIXABLE, run_installed, write
 
 #: Lines git accepts in a ``.gitignore`` that are no pattern (they match nothing in git).
 NOT_PATTERNS = ["!", "\\", "foo\\", "!\\"]
@@ -100,3 +102,50 @@ def test_a_user_without_a_home_folder_gets_a_private_key_folder_and_is_told(proj
     assert f"the cache's signing key is kept in {folder}" in first.stderr
     assert (folder / "cache-key").is_file() and folder.stat().st_mode & 0o077 == 0
     assert check("--output-format", "concise").stdout == first.stdout  # the cache serves the same findings
+
+
+def _build(site: Path, message: str | None = None) -> dict:
+    """A copy of this a2alint in ``site`` (same version string), with AC107's message
+    changed to ``message``; the environment that runs it."""
+    package = Path(__file__).resolve().parents[1]
+    shutil.copytree(package / "lint", site / "a2alint", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(package / "rules", site / "a2alint" / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    if message is not None:
+        rule = site / "a2alint" / "rules" / "ac107_unstable_contract_hash.py"
+        text = rule.read_text(encoding="utf-8")
+        assert "is salted per process" in text
+        rule.write_text(text.replace("is salted per process", message), encoding="utf-8")
+    return {"PYTHONPATH": str(site)}
+
+
+def test_a_cache_filled_by_another_build_of_the_same_version_is_not_served(project, tmp_path_factory):
+    builds = tmp_path_factory.mktemp("builds")  # (outside the project, which is checked whole)
+    write(project / "peer.py", UNFIXABLE)
+    cache = {"A2ALINT_CACHE_DIR": str(builds / "shared-cache")}
+    first = run_installed("-m", "a2alint", "check", ".", cwd=project, env={**_build(builds / "one", "IS ANOTHER BUILD"), **cache})
+    assert "IS ANOTHER BUILD" in first.stdout
+    second = run_installed("-m", "a2alint", "check", ".", cwd=project, env={**_build(builds / "two"), **cache})
+    assert "is salted per process" in second.stdout, second.stdout
+
+
+def test_a_cache_folder_that_is_a_symbolic_link_is_not_written_through(project, check, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, project / ".a2alint_cache")
+    write(project / "peer.py", UNFIXABLE)
+    result = check(".")
+    assert result.exit_code == 1
+    assert "is a symbolic link; running without the cache" in result.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_version_folder_that_is_a_symbolic_link_is_not_written_through(project, check, tmp_path):
+    from a2alint.cache import build_id
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".a2alint_cache").mkdir()
+    os.symlink(elsewhere, project / ".a2alint_cache" / build_id())
+    write(project / "peer.py", UNFIXABLE)
+    assert check(".").exit_code == 1
+    assert list(elsewhere.iterdir()) == []
