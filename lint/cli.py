@@ -300,6 +300,8 @@ def check(
         click.echo(f"a2alint: {error}", err=True)
     for note in (n for r in results for n in r.notes) if verbose else ():
         click.echo(f"a2alint: note: {note}", err=True)
+    for warning in (w for r in results for w in r.warnings):
+        click.echo(f"a2alint: {warning}", err=True)
 
     failed = bool(errors) or any(p.fatal for p in problems)
     if add_noqa_comments:
@@ -445,7 +447,10 @@ def _check_stdin_as(
     def read(file: Path) -> bytes:
         return data if resolved(file) == piped else read_source(file, resolver.for_path(file).max_file_size)
 
-    return check_files(linter, [(display, path, resolver.for_path(path))], fix_mode, cache, 1, context, read)[0]
+    result = check_files(linter, [(display, path, resolver.for_path(path))], fix_mode, cache, 1, context, read)[0]
+    if fix_mode and result.fixed is None:
+        result.data = data  # passed through as it came (a notebook was checked as its joined cells)
+    return result
 
 
 def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult, located: dict[str, Path]) -> list[Diagnostic]:
@@ -541,6 +546,7 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
     on the file as it is now, verified to parse, written atomically unless the file changed
     meanwhile); the number of findings left without one."""
     from a2alint.fixes import parses
+    from a2alint.notebooks import is_notebook
     from a2alint.runner import read_source
     from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
@@ -550,6 +556,10 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
             left += len(result.diagnostics)
             continue
         path = _real_path(result, located)
+        if is_notebook(path):
+            click.echo(f"a2alint: {result.display}: no noqa added: noqa comments are not added to notebooks yet", err=True)
+            left += len(result.diagnostics)
+            continue
         try:
             data = read_source(path, resolver.for_path(path).max_file_size)
         except OSError as error:

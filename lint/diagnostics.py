@@ -46,6 +46,32 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Cell:
+    """The code cell of a notebook a line is in: its number among all the notebook's
+    cells (from 1, as ruff and Jupyter's editors count them), and the line of the
+    notebook's joined code that the cell starts after (see :mod:`a2alint.notebooks`)."""
+
+    number: int
+    offset: int
+
+    def shown(self, line: int) -> str:
+        """``line`` of the joined code as the user finds it: ``cell 3:2``."""
+        return f"cell {self.number}:{line - self.offset}"
+
+
+def place(line: int, column: int, cell: Cell | None) -> str:
+    """``line:column`` as the user finds it: ``cell 3:2:5`` in a notebook."""
+    return f"{cell.shown(line)}:{column}" if cell else f"{line}:{column}"
+
+
+def _in_cell(data: dict, cell: Cell | None, lines: tuple[str, ...]) -> dict:
+    """A JSON form with its ``lines`` told in its cell, and the cell, as ruff's JSON has them."""
+    if cell is not None:
+        data.update({name: data[name] - cell.offset for name in lines}, cell=cell.number)
+    return data
+
+
+@dataclass(frozen=True)
 class Related:
     """Another place that explains a finding: the send, the guard, the fetch."""
 
@@ -53,9 +79,13 @@ class Related:
     line: int
     column: int
     label: str
+    cell: Cell | None = None
+
+    def position(self) -> str:
+        return place(self.line, self.column, self.cell)
 
     def to_json(self) -> dict:
-        return {"path": self.path, "line": self.line, "column": self.column, "label": self.label}
+        return _in_cell({"path": self.path, "line": self.line, "column": self.column, "label": self.label}, self.cell, ("line",))
 
 
 @dataclass(frozen=True)
@@ -74,12 +104,28 @@ class Diagnostic:
     related: tuple[Related, ...] = field(default=())
     #: A code flow in execution order: 0 is the finding, ``i`` is ``related[i - 1]``.
     code_flow: tuple[int, ...] = field(default=())
+    #: In a notebook, the cell the finding is in; ``line`` and ``end_line`` are then lines
+    #: of the notebook's joined code (what noqa comments, code frames and fingerprints read).
+    cell: Cell | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
 
+    def position(self) -> str:
+        """Where the finding starts, as ``line:column`` (``cell 3:2:5`` in a notebook)."""
+        return place(self.line, self.column, self.cell)
+
+    @property
+    def row(self) -> int:
+        """The line the user finds the finding on: in its cell, in a notebook."""
+        return self.line - self.cell.offset if self.cell else self.line
+
+    @property
+    def end_row(self) -> int:
+        return self.end_line - self.cell.offset if self.cell else self.end_line
+
     def to_json(self) -> dict:
-        return {
+        return _in_cell({
             "path": self.path,
             "line": self.line,
             "column": self.column,
@@ -92,7 +138,7 @@ class Diagnostic:
             "suggestion": self.suggestion,
             "fix": self.fix.to_json() if self.fix else None,
             "related": [r.to_json() for r in self.related],
-        }
+        }, self.cell, ("line", "end_line"))
 
     @classmethod
     def from_json(cls, data: dict) -> "Diagnostic":

@@ -1,6 +1,6 @@
 """Which files a run checks.
 
-Directories are walked for ``*.py`` (plus ``extend-include`` globs), skipping
+Directories are walked for ``*.py`` and ``*.ipynb`` (plus ``extend-include`` globs), skipping
 the default excludes, ``exclude`` / ``extend-exclude``, virtualenvs and what
 ``.gitignore`` files and ``.git/info/exclude`` ignore inside a git work tree. Files
 named on the command line are always checked unless ``--force-exclude`` is given and
@@ -95,7 +95,8 @@ def _is_virtualenv(directory: Path) -> bool:
 
 
 def _wanted(path: Path, settings: Settings) -> bool:
-    return path.name.endswith(".py") or settings.is_included(path)
+    """A Python file, a Jupyter notebook (as ruff walks them since 0.6), or one ``extend-include`` names."""
+    return path.name.endswith((".py", ".ipynb")) or settings.is_included(path)
 
 
 def discover(

@@ -92,7 +92,7 @@ class ModuleIndex:
             self.by_path[absolute] = entry
             if entry.is_package:  # a package wins over a module of its name, as Python's finder has it
                 self._modules[entry.folder] = entry
-            else:
+            elif absolute.suffix != ".ipynb":  # a notebook imports modules; none imports it
                 self._modules.setdefault(os.path.splitext(str(absolute))[0], entry)
             if base is not None:
                 found.add(base)

@@ -92,7 +92,7 @@ def write_text(
 
 
 def _headline(d: Diagnostic, style: Style) -> str:
-    return f"{style(f'{shown_path(d.path)}:{d.line}:{d.column}:', '1')} {_coded_message(d, style)}"
+    return f"{style(f'{shown_path(d.path)}:{d.position()}:', '1')} {_coded_message(d, style)}"
 
 
 def _coded_message(d: Diagnostic, style: Style) -> str:
@@ -110,7 +110,8 @@ def _grouped(diagnostics: list[Diagnostic], style: Style) -> str:
         lines, columns = (max(len(str(getattr(d, key))) for d in found) for key in ("line", "column"))
         text += style(f"{shown_path(path)}:", "1") + "\n"
         for d in found:
-            text += f"  {d.line:>{lines}}:{d.column:<{columns}} {_coded_message(d, style)}"
+            at = d.position() if d.cell is not None else f"{d.line:>{lines}}:{d.column:<{columns}}"
+            text += f"  {at} {_coded_message(d, style)}"
         text += "\n"
     return text
 
@@ -122,7 +123,7 @@ def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None) -> str
     if d.suggestion:
         text += f"  {style('help:', '1;36')} {d.suggestion}\n"
     for note in d.related:
-        text += f"  {style('note:', '1;34')} {shown_path(note.path)}:{note.line}:{note.column}: {note.label}\n"
+        text += f"  {style('note:', '1;34')} {shown_path(note.path)}:{note.position()}: {note.label}\n"
     return text
 
 
@@ -135,7 +136,7 @@ def _frame(d: Diagnostic, lines: list[str], style: Style) -> str:
     start = min(d.column - 1, len(text))
     end = max(start, min(d.end_column - 1 if d.end_line == d.line else len(text), len(text)))
     carets = "^" * max(1, len(_blank(text[start:end])))
-    number = str(d.line)
+    number = str(d.row)
     gutter = style(f"{' ' * len(number)} |", "1;34")
     return (
         f"{gutter}\n{style(f'{number} |', '1;34')} {text}\n"
@@ -192,6 +193,16 @@ def write_json_lines(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
         stream.write(json.dumps(d.to_json()) + "\n")
 
 
+def _placed(d: Diagnostic) -> tuple[tuple[int, int, int, int], str]:
+    """Where a report for a CI places ``d`` (line, column, end line, end column), and its
+    message. A line of a notebook's cell is no line of the file, so a notebook's finding is
+    placed on the file's first line, as ruff's GitHub and GitLab reports place it, and its
+    message says where."""
+    if d.cell is not None:
+        return (1, 1, 1, 1), f"{d.position()}: {d.message}"
+    return (d.line, d.column, d.end_line, d.end_column), d.message
+
+
 def write_github(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path) -> None:
     """Workflow commands that annotate the lines of a pull request. On GitHub Actions
     (``GITHUB_WORKSPACE`` set) the paths are from the repository's root, which the
@@ -199,16 +210,17 @@ def write_github(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path) -> N
     workspace = os.environ.get("GITHUB_WORKSPACE")
     for d in diagnostics:
         level = "error" if d.severity == "error" else "warning"
-        message = d.message
+        (line, column, end_line, end_column), message = _placed(d)
         if d.suggestion:
             message += f" (help: {d.suggestion})"
         for note in d.related:
-            where = f"line {note.line}" if note.path == d.path else f"{shown_path(note.path)}:{note.line}"
+            at = note.cell.shown(note.line) if note.cell else str(note.line)
+            where = (at if note.cell else f"line {at}") if note.path == d.path else f"{shown_path(note.path)}:{at}"
             message += f"; note: {where}: {note.label}"
         path = relative_to(d.path, Path(workspace), cwd) if workspace else d.path
         props = (
-            f"file={_escape_property(shown_path(path))},line={d.line},col={d.column},"
-            f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}"
+            f"file={_escape_property(shown_path(path))},line={line},col={column},"
+            f"endLine={end_line},endColumn={end_column},title={_escape_property(d.code)}"
         )
         stream.write(f"::{level} {props}::{_escape_data(f'{d.code} {message}')}\n")
 
@@ -224,17 +236,19 @@ def _escape_property(text: str) -> str:
 def write_pylint(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
     """``path:line: [CODE] message``, as pylint's parseable output (and ruff's ``pylint``)."""
     for d in diagnostics:
-        stream.write(f"{shown_path(d.path)}:{d.line}: [{d.code}] {d.message}\n")
+        (line, _, _, _), message = _placed(d)
+        stream.write(f"{shown_path(d.path)}:{line}: [{d.code}] {message}\n")
 
 
 def write_azure(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
     """Azure Pipelines logging commands, one per finding, as ruff's ``azure``."""
     for d in diagnostics:
+        (line, column, _, _), message = _placed(d)
         props = (
             f"type={d.severity};sourcepath={_escape_azure(shown_path(d.path), True)};"
-            f"linenumber={d.line};columnnumber={d.column};code={d.code};"
+            f"linenumber={line};columnnumber={column};code={d.code};"
         )
-        stream.write(f"##vso[task.logissue {props}]{_escape_azure(d.message)}\n")
+        stream.write(f"##vso[task.logissue {props}]{_escape_azure(message)}\n")
 
 
 def _escape_azure(text: str, in_property: bool = False) -> str:
@@ -299,9 +313,10 @@ def _region(line: int, column: int, end_line: int | None = None, end_column: int
     return region
 
 
-def _with_help(d: Diagnostic) -> str:
-    """The message, and the help on a line of its own (for reports with one text per finding)."""
-    return d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")
+def _with_help(d: Diagnostic, message: str | None = None) -> str:
+    """The message (or ``message``), and the help on a line of its own (for reports with
+    one text per finding)."""
+    return (message or d.message) + (f"\nhelp: {d.suggestion}" if d.suggestion else "")
 
 
 def _information_uri() -> str:
@@ -342,12 +357,13 @@ def write_sarif(
     results = []
     for d, _, fingerprint in _fingerprinted(diagnostics, lines_of, root, cwd):
         uri = _uri(d.path, root, cwd)
-        location = {"artifactLocation": {"uri": uri}, "region": _region(d.line, d.column, d.end_line, d.end_column)}
+        region, message = _placed(d)
+        location = {"artifactLocation": {"uri": uri}, "region": _region(*region)}
         result: dict = {
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code),
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": _with_help(d)},
+            "message": {"text": _with_help(d, message)},
             "locations": [{"physicalLocation": location}],
             # code scanning matches a result across pushes by these, not by its line
             "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
@@ -355,8 +371,8 @@ def write_sarif(
         related = [
             {
                 "id": index,
-                "physicalLocation": {"artifactLocation": {"uri": _uri(n.path, root, cwd)}, "region": _region(n.line, n.column)},
-                "message": {"text": n.label},
+                "physicalLocation": {"artifactLocation": {"uri": _uri(n.path, root, cwd)}, "region": _region(*((1, 1) if n.cell else (n.line, n.column)))},
+                "message": {"text": f"{n.position()}: {n.label}" if n.cell else n.label},
             }
             for index, n in enumerate(d.related, start=1)
         ]
@@ -429,11 +445,11 @@ def write_gitlab(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path, line
     them; the fingerprint tells GitLab a finding is the same one in another pipeline."""
     report = [
         {
-            "description": f"{d.code} {d.message}",
+            "description": f"{d.code} {_placed(d)[1]}",
             "check_name": d.code,
             "fingerprint": fingerprint,
             "severity": _GITLAB_SEVERITY[d.severity],
-            "location": {"path": path, "lines": {"begin": d.line}},
+            "location": {"path": path, "lines": {"begin": _placed(d)[0][0]}},
         }
         for d, path, fingerprint in _fingerprinted(diagnostics, lines_of, _source_root(cwd), cwd)
     ]
@@ -464,7 +480,7 @@ def write_junit(diagnostics: list[Diagnostic], stream: IO[str], files: Sequence[
             ElementTree.SubElement(suite, "testcase", name=f"{JUNIT_PACKAGE}.passed", classname=name, file=name)
         for d in found:
             case = ElementTree.SubElement(
-                suite, "testcase", name=f"{JUNIT_PACKAGE}.{d.code}", classname=name, file=name, line=str(d.line)
+                suite, "testcase", name=f"{JUNIT_PACKAGE}.{d.code}", classname=name, file=name, line=str(_placed(d)[0][0])
             )
             failure = ElementTree.SubElement(case, "failure", message=_printable(d.message), type=d.code)
             failure.text = _printable(_finding(d, plain))
@@ -487,9 +503,10 @@ def write_rdjson(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
 
     found = []
     for d in diagnostics:
+        region, message = _placed(d)
         diagnostic: dict = {
-            "message": _with_help(d),
-            "location": {"path": d.path, "range": span(d.line, d.column, d.end_line, d.end_column)},
+            "message": _with_help(d, message),
+            "location": {"path": d.path, "range": span(*region)},
             "severity": d.severity.upper(),
             "code": {"value": d.code, "url": rule_url(d.code)},
         }

@@ -27,11 +27,11 @@ from typing import Callable, Iterator, TypeVar
 
 import libcst as cst
 
-from a2alint import apimodel
+from a2alint import apimodel, notebooks
 from a2alint.config import DEFAULT_MAX_FILE_SIZE, Layer, Overrides, Settings
 from a2alint.cache import Scanned, digest
 from a2alint.control import TooComplex, budget
-from a2alint.diagnostics import Diagnostic, Edit, Fix, Position, Related
+from a2alint.diagnostics import Cell, Diagnostic, Edit, Fix, Position, Related
 from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
@@ -78,6 +78,8 @@ class FileResult:
     fixes_applied: int = 0
     #: What ``--verbose`` tells of the file besides its findings (see :func:`unread_note`).
     notes: list[str] = field(default_factory=list)
+    #: What the user is told on stderr about this file, the exit code unchanged.
+    warnings: list[str] = field(default_factory=list)
 
 
 T = TypeVar("T")
@@ -151,6 +153,7 @@ class Linter:
         same work took 11% longer on the benchmark's project)."""
         result = FileResult(display, data=data)
         enabled = self.enabled(settings, path)
+        fix = None if notebooks.is_joined(data) else fix  # not applied to notebooks yet: see check_files
         prepared = Prepared(result, path, settings, enabled, fix, buffer=buffer)
         marked = skips_file(data, None)  # the comment's line; whether it is a comment is told once decoded
         too_large = len(data) > settings.max_file_size
@@ -430,14 +433,15 @@ class Linter:
         fixed = [node for _, r in reports if r.fix is not None for node in (r.fix.old, *(i.node for i in r.fix.inserts))]
         spans = {id(node) for node in (*(r.node for _, r in reports), *fixed)}
         positions = Positions.of(model, text).get([*local, *fixed], spans)
+        cells = notebooks.Cells(text.encode("utf-8", "surrogatepass")) if notebooks.is_notebook(display) else None
 
-        def where(target) -> tuple[str, int, int]:
+        def where(target) -> tuple[str, int, int, Cell | None]:
             node = flow.local_node(target) if flow is not None else target
             if node is not None:
                 start = positions[node].start
-                return display, start.line, start.column + 1
+                return display, start.line, start.column + 1, cells.at(start.line) if cells is not None else None
             found = foreign[id(target)]
-            return found.path, found.line, found.column
+            return found.path, found.line, found.column, found.cell
 
         seen = set()
         diagnostics = []
@@ -454,8 +458,8 @@ class Linter:
                     edits.append(Edit(point, point, insert.text))
                 fix = Fix(report.fix.applicability, tuple(sorted(edits, key=lambda e: (e.start, e.end))), report.fix.description)
             placed = [(where(n.node), n) for n in report.notes]
-            placed.sort(key=lambda item: (item[0][0] != display, item[0]))
-            related = tuple(Related(path, line, column, n.label) for (path, line, column), n in placed)
+            placed.sort(key=lambda item: (item[0][0] != display, item[0][:3]))
+            related = tuple(Related(path, line, column, n.label) for (path, line, column, _), n in placed)
             same = (lambda t: id(flow.local_node(t) or t)) if flow is not None else id
             steps = {same(n.node): index for index, (_, n) in reversed(list(enumerate(placed, start=1)))}
             steps[same(report.node)] = 0
@@ -526,10 +530,12 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _line_text(place: tuple[str, int, int], display: str) -> str:
-    """How a suggestion names a line: ``48`` in the same file, ``contracts.py:18`` in another."""
-    path, line, _ = place
-    return str(line) if path == display else f"{path}:{line}"
+def _line_text(place: tuple[str, int, int, Cell | None], display: str) -> str:
+    """How a suggestion names a line: ``48`` in the same file, ``contracts.py:18`` in
+    another (``cell 3:2``, ``nb.ipynb:cell 3:2`` in a notebook)."""
+    path, line, _, cell = place
+    shown = cell.shown(line) if cell else str(line)
+    return shown if path == display else f"{path}:{shown}"
 
 
 def _syntax_error(text: str, error: cst.ParserSyntaxError) -> tuple[int, int, str]:
@@ -580,9 +586,10 @@ def _undecodable(data: bytes, error: Exception) -> tuple[int, int, str]:
 
 def read_source(path: Path, limit: int = MAX_BYTES) -> bytes:
     """The bytes of the file at ``path``, but no more than ``limit + 1`` of them: enough
-    to tell that a file is too large without reading a huge one into memory."""
+    to tell that a file is too large without reading a huge one into memory. A notebook's
+    are its code cells joined (:func:`a2alint.notebooks.source_of`)."""
     with open(path, "rb") as stream:
-        return stream.read(limit + 1)
+        return notebooks.source_of(path, stream.read(notebooks.read_limit(path, limit) + 1), limit)
 
 
 def unread_note(display: str, line: int, column: int, method: str) -> str:
@@ -618,8 +625,11 @@ def read_and_check(
 
 
 def _unreadable(linter: Linter, display: str, path: Path, settings: Settings, error: OSError) -> FileResult:
+    enabled = linter.enabled(settings, path)
+    if isinstance(error, notebooks.NotebookError):
+        return linter._unparsable(FileResult(display), enabled, error.line, error.column, str(error.strerror))
     reason = error.strerror or type(error).__name__
-    return linter._unparsable(FileResult(display), linter.enabled(settings, path), 1, 1, f"cannot read the file: {reason}")
+    return linter._unparsable(FileResult(display), enabled, 1, 1, f"cannot read the file: {reason}")
 
 
 class WorkerDied(Exception):
@@ -768,7 +778,10 @@ class ProjectRun:
             known = self._scanned_files.get(real)
             self._scanned_files[real] = self.stamps.stamped(real) if known is None or known.stamp is None else known
         try:
-            self.data[real] = self._read(path) if self._read is not None else read_source(path, settings.max_file_size)
+            if self._read is None:
+                self.data[real] = read_source(path, settings.max_file_size)
+            else:
+                self.data[real] = notebooks.source_of(path, self._read(path), settings.max_file_size, buffer=True)
         except OSError as error:
             self.data[real], self.errors[real] = None, error
             self._scanned_files.pop(real, None)
@@ -948,8 +961,10 @@ class ProjectRun:
         node = _same_fact(model, live, fact) if live is not None else None
         if node is None:
             return Related(display, 1, 1, "")
-        start = Positions.of(live, self._texts[path]).get([node])[node].start
-        return Related(display, start.line, start.column + 1, "")
+        text = self._texts[path]
+        start = Positions.of(live, text).get([node])[node].start
+        cells = notebooks.Cells(text.encode("utf-8", "surrogatepass")) if notebooks.is_notebook(path) else None
+        return Related(display, start.line, start.column + 1, "", cells.at(start.line) if cells is not None else None)
 
     # -- checking --
     def settled(self, index: int) -> FileResult | None:
@@ -1055,7 +1070,23 @@ def check_files(
         else:
             for i, result in _check_in_pool(run, pending, jobs):
                 results[i] = result
-    return results  # type: ignore[return-value]
+    return _in_cells(run, results, fix)  # type: ignore[arg-type]
+
+
+def _in_cells(run: ProjectRun, results: list[FileResult], fix: str | None) -> list[FileResult]:
+    """The results with the places in notebooks told in cells. A notebook whose fixes were
+    asked for says once that they are not applied (its findings were checked without them)."""
+    named = {display: real for real, (display, path, _) in run.entries.items() if notebooks.is_notebook(path)}
+    if not named:
+        return results
+    shown = {place.path for r in results for d in r.diagnostics for place in (d, *d.related)}
+    cells = {display: notebooks.Cells(run.source(named[display]) or b"") for display in shown & named.keys()}
+    for result in results:
+        joined = result.display in cells and cells[result.display].joined
+        if joined and fix and select_fixes(result.diagnostics, fix == "unsafe"):
+            result.warnings.append(f"{result.display}: not fixed: fixes are not applied to notebooks yet")
+        result.diagnostics = notebooks.in_cells(result.diagnostics, cells)
+    return results
 
 
 def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple[int, FileResult]]:
