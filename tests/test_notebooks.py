@@ -5,7 +5,11 @@ are not written into notebooks yet, and the run says so."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
+from pathlib import Path
+
+import pytest
 
 from conftest import FIXABLE, write
 
@@ -208,3 +212,11 @@ def test_max_file_size_bounds_a_notebooks_code_not_its_outputs(project, check):
     write(project / "long.ipynb", notebook(IMPORTS + "\n# padding\n" * 2000, FOLLOW))
     [finding] = check("long.ipynb", "--output-format", "json").json()["diagnostics"]
     assert finding["code"] == "AC000" and "max-file-size" in finding["message"]
+
+
+def test_the_pre_commit_hook_passes_notebooks():
+    """pre-commit tags a ``.ipynb`` ``jupyter``, not ``python``: the hook asks for both, as ruff's."""
+    yaml = pytest.importorskip("yaml")
+    [hook] = yaml.safe_load((Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert "jupyter" in hook.get("types_or", hook.get("types", []))
+    assert re.search(hook["files"], "analysis/fleet.ipynb") and re.search(hook["files"], "peers.py")
