@@ -127,14 +127,53 @@ def _code(source: object, number: int) -> list[str]:
         if magic[1] not in PYTHON_CELL_MAGICS:
             return []
         lines[0] = "pass\n"
-    continued = False
-    for index, line in enumerate(lines):
-        if continued:  # a line of the escape above it, which ended with a backslash
+    inside = _Inside()
+    escape_goes_on = False
+    for index, line in enumerate(lines[1 if magic else 0 :], start=1 if magic else 0):
+        if escape_goes_on:  # a line of the escape above it, which ended with a backslash
             lines[index] = "\n"
-        elif magic is None or index:
+        elif inside.statement_starts():
             lines[index] = _without_escape(line)
-        continued = lines[index] != line and line.rstrip("\n").endswith("\\")
+        escape_goes_on = lines[index] != line and line.rstrip("\n").endswith("\\")
+        if lines[index] == line:
+            inside.read(line)
     return lines
+
+
+class _Inside:
+    """Whether a line of a cell starts a statement: not inside brackets or a triple-quoted
+    string, nor after a backslash (an operator such as ``%`` or ``!=`` may start a line there)."""
+
+    def __init__(self) -> None:
+        self.depth, self.quote, self.continued = 0, "", False
+
+    def statement_starts(self) -> bool:
+        return not (self.depth or self.quote or self.continued)
+
+    def read(self, line: str) -> None:
+        """Follow ``line`` (Python): its brackets, strings and comment."""
+        index, end = 0, len(line)
+        while index < end:
+            char = line[index]
+            if self.quote:
+                if char == "\\":
+                    index += 1
+                elif line.startswith(self.quote, index):
+                    index += len(self.quote) - 1
+                    self.quote = ""
+            elif char == "#":
+                break
+            elif char in "\"'":
+                self.quote = line[index : index + 3] if line[index : index + 3] in ('"""', "'''") else char
+                index += len(self.quote) - 1
+            elif char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            index += 1
+        if len(self.quote) == 1:  # a string left open at the end of its line: a syntax error
+            self.quote = ""
+        self.continued = not self.quote and line.rstrip("\n").endswith("\\")
 
 
 def _without_escape(line: str) -> str:

@@ -203,6 +203,14 @@ def test_cells_are_joined_line_for_line():
     )
 
 
+def test_an_operator_or_a_string_line_that_starts_like_an_escape_is_python():
+    """Black puts a binary operator at the start of a continued line: ``% value``, ``!= other``."""
+    code = 'message = (\n    "%s items"\n    % count\n)\nsame = (a\n        != b)\ntotal = 1 + \\\n    2\nhelp = """\n!not a shell escape\n%nor a magic\n"""\n'
+    assert joined(notebook(code).encode()) == code + "# notebook cells: 1:0\n"
+    magic_after = joined(notebook("t = ('(', \"[\")  # ([{\n%time f()\n").encode())
+    assert magic_after.splitlines()[1] == "pass"  # the brackets in strings and comments are closed
+
+
 def test_max_file_size_bounds_a_notebooks_code_not_its_outputs(project, check):
     write(project / "a2alint.toml", "max-file-size = 4096\n")
     text = json.loads(notebook(IMPORTS, FOLLOW))
