@@ -31,6 +31,8 @@ PYTHON_CELL_MAGICS = frozenset({"capture", "debug", "prun", "time", "timeit"})
 #: The last line of a joined notebook: ``# notebook cells: 2:0 4:7`` (a cell's number and
 #: the line of the joined source it starts after).
 _CELLS_LINE = "# notebook cells:"
+_CELLS_MAP = re.compile(rb"\n?# notebook cells:((?: \d+:\d+)*)\n\Z")
+_PAIR = re.compile(rb"(\d+):(\d+)")
 _CELL_MAGIC = re.compile(r"%%(\w+)")
 _OBJECT = re.compile(rb"\s*\{")
 #: ``x = %magic ...`` and ``x = !command``: the value an escape gives a name.
@@ -73,7 +75,11 @@ def source_of(path: Path, data: bytes, limit: int, buffer: bool = False) -> byte
 
 def is_joined(data: bytes) -> bool:
     """Whether ``data`` is a notebook's code cells joined (its last line maps the cells)."""
-    return data.endswith(b"\n") and data[data.rfind(b"\n", 0, -1) + 1 :].startswith(_CELLS_LINE.encode())
+    return _cells_map(data) is not None
+
+
+def _cells_map(data: bytes) -> re.Match[bytes] | None:
+    return _CELLS_MAP.match(data, max(0, data.rfind(b"\n", 0, -1)))
 
 
 def joined(data: bytes) -> str:
@@ -97,9 +103,9 @@ def joined(data: bytes) -> str:
                 continue
             code = _code(cell.get("source", ""), number)
             if code:
-                starts.append(f"{number}:{len(lines)}")
+                starts.append(f" {number}:{len(lines)}")
                 lines += code
-    return "".join(lines) + f"{_CELLS_LINE} {' '.join(starts)}\n"
+    return "".join(lines) + _CELLS_LINE + "".join(starts) + "\n"
 
 
 def _is_python(metadata: object) -> bool:
@@ -194,11 +200,10 @@ class Cells:
 
     def __init__(self, data: bytes) -> None:
         """``data``: the joined source (a notebook too large to be joined has no cells)."""
+        found = _cells_map(data)
         #: Whether ``data`` is a joined notebook at all (not one too large to be, nor an editor's cell).
-        self.joined = is_joined(data)
-        last = data[data.rfind(b"\n", 0, -1) + 1 :].decode("utf-8", "replace") if self.joined else ""
-        pairs = [part.split(":") for part in last.removeprefix(_CELLS_LINE).split()]
-        self.cells = [Cell(int(number), int(offset)) for number, offset in pairs]
+        self.joined = found is not None
+        self.cells = [Cell(int(number), int(offset)) for number, offset in _PAIR.findall(found[1] if found else b"")]
         self._offsets = [cell.offset for cell in self.cells]
         #: The line of the cells' map, the last (every line of a joined source ends with "\n"): no cell's.
         self.end = data.count(b"\n")

@@ -13,7 +13,8 @@ import pytest
 
 from conftest import FIXABLE, write
 
-from a2alint.notebooks import joined
+from a2alint.diagnostics import Cell
+from a2alint.notebooks import Cells, joined
 
 #: A stranger's notebook (protocol 0.3 over plain requests): the status card is fetched
 #: again after the task was submitted, and decides where the task is followed (AC101).
@@ -198,6 +199,8 @@ def test_a_notebook_is_read_from_stdin_by_the_name_it_is_given(project, check):
 def test_cells_are_joined_line_for_line():
     text = notebook(("raw", "x\n"), "a = 1", "", "b = 2\nc = 3\n")
     assert joined(text.encode()) == "a = 1\nb = 2\nc = 3\n# notebook cells: 2:0 4:1\n"
+    assert Cells(joined(text.encode()).encode()).at(3) == Cell(4, 1)
+    assert not Cells(b"x = 1\n# notebook cells: a:b\n").joined  # an editor's cell that ends so is Python
     assert textwrap.dedent(joined(notebook("if x:\n    %time f()\n    y = !ls\n").encode())).startswith(
         "if x:\n    pass\n    y = ...\n"
     )
