@@ -72,7 +72,7 @@ def test_a_finding_in_a_cell_is_told_by_cell_and_line_in_every_format(project, c
     assert run.stdout.splitlines()[0].startswith(f"fleet.ipynb:cell 3:{line}:{column}: AC101 ")
     assert run.exit_code == 1
     full = check("fleet.ipynb", "--output-format", "full").stdout
-    assert f"note: fleet.ipynb:cell 3:6:12: task submitted here" in full
+    assert "note: fleet.ipynb:cell 3:6:12: task submitted here" in full
     assert f"{line} |     about = requests.get(base + CARD, timeout=5).json()" in full  # the frame: the cell's line
     [finding] = check("fleet.ipynb", "--output-format", "json").json()["diagnostics"]
     assert (finding["cell"], finding["line"], finding["column"], finding["end_line"]) == (3, line, column, line)
