@@ -4,11 +4,14 @@ proportion to its size (or end in one AC002 in bounded time), never hang.
     python benchmarks/worst_shapes.py
 
 Each row is ``a2alint check --no-cache`` on one generated file in its own process,
-beside a bare ``libcst.parse_module`` of the same file (medians of 3 runs).
+beside a bare ``libcst.parse_module`` of the same file (medians of 3 runs). The last row
+checks the examples under a ``[tool.a2alint.api]`` of 100,000 declared functions (once
+70 s: every call was matched against each pattern in turn), beside the same check without it.
 """
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,6 +27,8 @@ SHAPES = {
     "helpers awaiting helpers, 160 x fan 40": helpers_calling_helpers(160, 40),
 }
 A2ALINT = Path(sys.executable).with_name("a2alint")
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+DECLARED = 100_000
 
 
 def timed(command: list[str], cwd: Path) -> tuple[float, str]:
@@ -47,6 +52,20 @@ def main() -> None:
             parse, _ = timed([sys.executable, "-c", f"import libcst; libcst.parse_module(open({str(path)!r}).read())"], work)
             codes = sorted({line.split()[1] for line in out.splitlines() if line.strip()})
             print(f"{name:<42} {text.count(chr(10)):>6} {seconds:>10.2f} {parse:>8.2f}  {', '.join(codes) or '-'}")
+        declared_api(work)
+
+
+def declared_api(work: Path) -> None:
+    """The examples checked with and without a huge declared API (``parse s``: without)."""
+    project = work / "declared"
+    shutil.copytree(EXAMPLES, project)
+    command = [str(A2ALINT), "check", "--no-cache", "--exit-zero", "--output-format", "concise", "-q", "."]
+    plain, expected = timed(command, project)
+    patterns = ", ".join(f'"vendor{i}.client.Peer.call_{i}"' for i in range(DECLARED))
+    (project / "pyproject.toml").write_text(f"[tool.a2alint.api]\nsend = [{patterns}]\n", encoding="utf-8")
+    seconds, out = timed(command, project)
+    same = "same findings" if out == expected else "FINDINGS DIFFER"
+    print(f"{f'examples, {DECLARED:,} declared functions':<42} {'':>6} {seconds:>10.2f} {plain:>8.2f}  {same}")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,10 @@ python-a2a, fasta2a and crewai (see the rule docs for the versions covered).
 from __future__ import annotations
 
 import fnmatch
+import functools
+import hashlib
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from a2alint.model import ModuleModel
@@ -249,32 +251,71 @@ PACKAGE_WORDS = sorted({name.rsplit(".", 1)[-1] for name in A2A_PACKAGES})
 _PACKAGE_WORD = re.compile(rb"\b(?:%s)\b" % b"|".join(re.escape(word.encode()) for word in PACKAGE_WORDS))
 
 
-def prefilter_tokens(api: dict[str, tuple[str, ...]]) -> tuple[bytes, ...]:
-    """Byte strings one of which any file that can yield a finding and imports no A2A
-    package (see ``PACKAGE_WORDS``) contains."""
-    tokens = {name.encode() for name in RPC_ROLES}
-    tokens.update(path.encode() for path in (*CARD_PATHS, *RELATIVE_CARD_PATHS))
-    tokens.update(name.encode() for name in CARD_PATH_CONSTANTS)
-    tokens.update(literal.encode() for literal in CARD_FIELD_LITERALS)
-    for patterns in api.values():
-        for pattern in patterns:
-            last = pattern.rsplit(".", 1)[-1].strip("*")
-            if last:
-                tokens.add(last.encode())
-    return tuple(sorted(tokens))
+class NamePatterns:
+    """Qualified-name patterns (fnmatch's syntax) matched in one step: names without a
+    wildcard by a set lookup, the others by one regular expression. A declared API may
+    list thousands, and every call of every module is matched against them."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        patterns = tuple(patterns)
+        self.exact = frozenset(p for p in patterns if not _WILDCARD.search(p))
+        wild = [fnmatch.translate(p) for p in patterns if p not in self.exact]
+        self.wild = re.compile("|".join(wild)) if wild else None
+
+    def match(self, *names: str | None) -> bool:
+        """Whether one of ``names`` (a None left aside) matches one of the patterns."""
+        wild = self.wild
+        return any(n and (n in self.exact or (wild is not None and wild.match(n) is not None)) for n in names)
 
 
-_TOKENS_BY_API: dict[tuple, tuple[bytes, ...]] = {}
+#: A wildcard of fnmatch's: ``*``, ``?`` or a bracketed class.
+_WILDCARD = re.compile(r"\*|\?|\[[^\]]*\]?")
+
+
+@functools.lru_cache(maxsize=64)
+def name_patterns(patterns: tuple[str, ...]) -> NamePatterns:
+    """``patterns`` compiled (once per process: a role's patterns are one tuple of the settings)."""
+    return NamePatterns(patterns)
+
+
+class Prefilter:
+    """Whether a file's bytes can yield a finding, for a declared API: one of the tables'
+    byte strings in them, or a declared function's name as a word (a set of words, not a
+    search per name: an API may declare thousands)."""
+
+    def __init__(self, api: dict[str, tuple[str, ...]]) -> None:
+        substrings = {name.encode() for name in RPC_ROLES}
+        substrings.update(path.encode() for path in (*CARD_PATHS, *RELATIVE_CARD_PATHS))
+        substrings.update(name.encode() for name in CARD_PATH_CONSTANTS)
+        substrings.update(literal.encode() for literal in CARD_FIELD_LITERALS)
+        words: set[bytes] = set()
+        for patterns in api.values():
+            for pattern in patterns:
+                last = pattern.rsplit(".", 1)[-1]
+                if last.isidentifier():  # `submit` is in the file as a word wherever it is called
+                    words.add(last.encode())
+                else:  # `*card*`, `load_?`: its longest literal piece, somewhere in a word
+                    piece = max(_WILDCARD.split(last), key=len)
+                    if piece:
+                        substrings.add(piece.encode())
+        self.substrings, self.words = tuple(sorted(substrings)), frozenset(words)
+
+    def admits(self, data: bytes) -> bool:
+        # A substring search per token beats one regex; "a2a" is in many a data table (an
+        # escaped "\u2a2a"), so the package names are looked for as words only where it is.
+        if any(token in data for token in self.substrings):
+            return True
+        if b"a2a" in data and _PACKAGE_WORD.search(data) is not None:
+            return True
+        return bool(self.words) and not self.words.isdisjoint(_WORD.findall(data))
+
+
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+#: The prefilter and key of each declared API in use, by the identity of its table (kept with it).
+_PREFILTERS: dict[int, tuple[dict, Prefilter, str]] = {}
 #: The last answer: a file's bytes are asked about by the pool's dispatcher, the cache and
 #: the checker in turn, and a large tree is mostly files that cannot matter.
 _last: tuple[bytes, object, bool] | None = None
-
-
-def api_key(settings: object) -> str:
-    """The part of ``settings`` :func:`may_matter` reads (the declared API), as a key that
-    is the same in every process."""
-    api = getattr(settings, "api", {}) or {}
-    return repr(tuple(sorted((k, tuple(v)) for k, v in api.items())))
 
 
 def may_matter(data: bytes, settings: object) -> bool:
@@ -282,15 +323,26 @@ def may_matter(data: bytes, settings: object) -> bool:
     global _last
     if _last is not None and _last[0] is data and _last[1] is settings:
         return _last[2]
-    key = api_key(settings)
-    tokens = _TOKENS_BY_API.get(key)
-    if tokens is None:
-        tokens = _TOKENS_BY_API[key] = prefilter_tokens(getattr(settings, "api", {}) or {})
-    # A substring search per token beats one regex; "a2a" is in many a data table ("\\u2a2a"),
-    # so the package names are looked for as words only where it is.
-    answer = any(token in data for token in tokens) or (b"a2a" in data and _PACKAGE_WORD.search(data) is not None)
+    answer = _declared(settings)[1].admits(data)
     _last = (data, settings, answer)
     return answer
+
+
+def api_key(settings: object) -> str:
+    """The part of ``settings`` :func:`may_matter` reads (the declared API), as a key that
+    is the same in every process (a digest: records of files keep it)."""
+    return _declared(settings)[2]
+
+
+def _declared(settings: object) -> tuple[dict, Prefilter, str]:
+    api = getattr(settings, "api", None) or {}
+    known = _PREFILTERS.get(id(api))
+    if known is None or known[0] is not api:
+        if len(_PREFILTERS) >= 64:  # (a language server whose settings keep changing)
+            _PREFILTERS.clear()
+        text = repr(tuple(sorted((role, tuple(patterns)) for role, patterns in api.items())))
+        known = _PREFILTERS[id(api)] = (api, Prefilter(api), hashlib.sha256(text.encode()).hexdigest()[:16])
+    return known
 
 
 #: Bytes read at a time from a file too large to check, and how much of one chunk is
@@ -357,7 +409,7 @@ def _is_a2a(model: ModuleModel, configured: dict[str, tuple[str, ...]]) -> bool:
     for qualified in model.imports.values():
         if canonical(qualified) != qualified:
             return True
-        if any(fnmatch.fnmatchcase(qualified, p) for patterns in configured.values() for p in patterns):
+        if any(name_patterns(tuple(patterns)).match(qualified) for patterns in configured.values()):
             return True
     if any("/" in s and s in RPC_ROLES for s in model.strings) or model.rpc_methods & RPC_ROLES.keys():
         return True

@@ -637,7 +637,7 @@ class Analysis:
 
     def __init__(self, project, configured: dict[str, tuple[str, ...]] | None = None) -> None:
         self.project = project
-        self.configured = dict(configured or {})
+        self.configured = {role: tuple(patterns) for role, patterns in (configured or {}).items()}
         self._values: dict[int, ScopeValues] = {}
         self._models: dict[int, ModuleModel] = {}  # id(module scope) -> model
         self._roles: dict[int, frozenset[str]] = {}
@@ -1403,7 +1403,7 @@ class Analysis:
                 roles.add("card-fetch")
         raw = self._raw_name(call, model)
         for role, patterns in self.configured.items():
-            if any(fnmatch.fnmatchcase(n, p) for p in patterns for n in (*names, raw, call.callee) if n):
+            if apimodel.name_patterns(patterns).match(*names, raw, call.callee):
                 roles.add(role)
         project = self.project_function(call)
         if not roles and not names and project is None and model.is_a2a and self._counts_by_name(call, values):
@@ -1717,8 +1717,8 @@ class Analysis:
         if not atoms and not roles:
             capture = self.configured.get("contract-capture")
             name = call.method or ""
-            captured = capture is not None and any(
-                fnmatch.fnmatchcase(n, p) for p in capture for n in (*names, self._raw_name(call, values.model), call.callee) if n
+            captured = capture is not None and apimodel.name_patterns(capture).match(
+                *names, self._raw_name(call, values.model), call.callee
             )
             if capture is None and project is None:  # a capture out of sight, by its name
                 captured = any(fnmatch.fnmatchcase(name, p) for p in apimodel.CONTRACT_CAPTURE_NAMES)
