@@ -61,6 +61,9 @@ class Layer:
 #: plug-in's (flake8's convention), but those that are preview or opt-in.
 DEFAULT_LAYER = Layer(select=("ALL",))
 
+#: Why a selection that enables no rule is an error (exit 2), not a run that passes.
+NOTHING_CHECKED = "an empty selection checks nothing"
+
 #: The default ``max-file-size``: 1 MiB, far above any hand-written client module.
 DEFAULT_MAX_FILE_SIZE = 1024 * 1024
 
@@ -105,6 +108,9 @@ class Settings:
                 elif plus >= 0 and (explicit or not _needs_explicit(rule, self.preview)):
                     base.add(code)
             enabled = base
+        if not enabled:  # as an empty selector is: a run that checks nothing must not pass
+            where = ", ".join(self.sources) or "the defaults"
+            raise SelectionError(f"{where}: no rule is left enabled, and {NOTHING_CHECKED}; select a rule or ignore fewer")
         return frozenset(enabled)
 
     def ignored_for(self, path: Path) -> set[str]:
@@ -394,7 +400,7 @@ def _applied(
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
     if layer.select == ():
-        raise ConfigError(f"{source}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
+        raise ConfigError(f"{source}: key 'select': {NOTHING_CHECKED}; name rule codes, or remove the key")
     for key, values in selectors:
         if any(not value.strip() for value in values):
             raise ConfigError(f"{source}: key '{key}': empty rule selector")

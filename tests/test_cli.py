@@ -101,7 +101,7 @@ def test_colour_on_a_terminal_only_and_never_with_no_color(project):
         (("--select", "AC000"), False),
         (("--ignore", "AC107"), False),
         (("--ignore", "AC1"), False),
-        (("--ignore", "ALL"), False),
+        (("--ignore", "ALL", "--extend-select", "AC000"), False),
         (("--select", "AC1", "--ignore", "AC107"), False),
         (("--ignore", "AC1", "--select", "AC107"), True),  # the more specific selector wins
         (("--select", "AC000", "--extend-select", "AC107"), True),
@@ -120,7 +120,7 @@ def test_selection_by_code_prefix_and_all(project, check, args, reported):
     [
         ((), False),
         (("--select", "ALL"), False),
-        (("--select", "AC9"), False),
+        (("--select", "AC9,AC107"), False),  # alone, it would leave no rule: an error
         (("--select", "AC990"), True),
         (("--extend-select", "AC990"), True),
         (("--preview",), True),

@@ -484,7 +484,8 @@ def test_a_bad_config_file_is_shown_and_defaults_apply(client: LspClient, worksp
 def test_editor_settings_select_and_ignore(client: LspClient, document: Path):
     client.open(document, FINDING)
     since = client.mark()
-    client.notify("workspace/didChangeConfiguration", {"settings": {"a2alint": {"ignore": ["AC107"]}}})
+    # (AC000 stays: a selection that leaves no rule is an error, dropped as a bad setting is)
+    client.notify("workspace/didChangeConfiguration", {"settings": {"a2alint": {"select": ["AC000", "AC107"], "ignore": ["AC107"]}}})
     try:
         assert client.diagnostics(document, 1, since)["diagnostics"] == []
         since = client.mark()
