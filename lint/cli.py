@@ -292,7 +292,9 @@ def check(
     out = stream or (sys.stderr if paths == ("-",) and fix and not diff else sys.stdout)
     try:
         if statistics:
-            reporters.write_statistics(diagnostics, out, output_format)
+            reporters.write_statistics(
+                diagnostics, out, output_format, files=len(files), fixed=fixed_count, quiet=quiet, unsafe_fixes=unsafe_fixes
+            )
         elif not diff:  # the diff is the whole output: a report after it would break its format
             # no all-clear when a path named could not be checked (`check nope/`): its error says so
             silent = quiet or (any(p.fatal for p in problems) and not diagnostics)
@@ -300,7 +302,7 @@ def check(
             report_color = "never" if stream and color == "auto" else color
             reporters.write(
                 output_format, diagnostics, out, files=files, lines_of=lines_of, registry=registry, cwd=cwd,
-                fixed=fixed_count, quiet=silent, color=report_color,
+                fixed=fixed_count, quiet=silent, color=report_color, unsafe_fixes=unsafe_fixes,
             )
         out.flush()
         if stream:

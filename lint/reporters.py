@@ -60,36 +60,56 @@ def write_text(
     color: str = "auto",
     concise: bool = False,
     source: Callable[[str], list[str]] | None = None,
+    unsafe_fixes: bool = False,
 ) -> None:
     """``text``; ``concise``: one line per finding (for tools that read lines, as
     ``path:line:col: message``); with ``source`` (the lines of a checked file), ``full``:
     each finding with a frame of the code it flags."""
     style = Style(stream, color)
     for d in diagnostics:
-        stream.write(_headline(d, style) if concise else _finding(d, style, source and source(d.path)))
-    if quiet:
-        return
+        stream.write(_headline(d, style, unsafe_fixes) if concise else _finding(d, style, source and source(d.path), unsafe_fixes))
+    if not quiet:
+        _summary(diagnostics, stream, files, fixed, unsafe_fixes)
+
+
+def _summary(diagnostics: list[Diagnostic], stream: IO[str], files: int, fixed: int, unsafe_fixes: bool) -> None:
+    """The lines after the findings (or the statistics): what was fixed, the total, and the fix hint."""
     if fixed:
         stream.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.\n")
     if diagnostics:
-        fixable = sum(1 for d in diagnostics if d.fix and d.fix.applicability == "safe")
-        hint = f" ({fixable} fixable with --fix)" if fixable else ""
         count = len(diagnostics)
-        stream.write(f"Found {count} finding{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''} checked{hint}.\n")
+        stream.write(f"Found {count} finding{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''} checked.\n")
+        stream.write(_fix_hint(diagnostics, unsafe_fixes))
     else:
         stream.write(f"All checks passed ({files} file{'s' if files != 1 else ''} checked).\n")
 
 
-def _headline(d: Diagnostic, style: Style) -> str:
+def fixable(d: Diagnostic, unsafe_fixes: bool = False) -> bool:
+    """Whether ``--fix`` would fix ``d`` (an unsafe fix only with ``--unsafe-fixes``)."""
+    return d.fix is not None and (d.fix.applicability == "safe" or unsafe_fixes)
+
+
+def _fix_hint(diagnostics: list[Diagnostic], unsafe_fixes: bool) -> str:
+    """ruff's line after the count: how many ``--fix`` would fix, and how many unsafe fixes
+    it leaves hidden unless ``--unsafe-fixes`` is given."""
+    applicable = sum(1 for d in diagnostics if fixable(d, unsafe_fixes))
+    hidden = sum(1 for d in diagnostics if d.fix is not None and not fixable(d, unsafe_fixes))
+    hint = f" ({hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the --unsafe-fixes option)" if hidden else ""
+    if applicable:
+        return f"[*] {applicable} fixable with the --fix option{hint}.\n"
+    return f"No fixes available{hint}.\n" if hidden else ""
+
+
+def _headline(d: Diagnostic, style: Style, unsafe_fixes: bool = False) -> str:
     where = style(f"{shown_path(d.path)}:{d.line}:{d.column}:", "1")
-    marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
+    marker = " [*]" if fixable(d, unsafe_fixes) else ""
     return f"{where} {style(d.code, _severity_color(d))}{marker} {d.message}\n"
 
 
-def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None) -> str:
+def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None, unsafe_fixes: bool = False) -> str:
     """A finding as ``text`` shows it: its line, then (given the file's ``lines``) the
     code frame, then ``help:`` and ``note:`` lines."""
-    text = _headline(d, style) + (_frame(d, lines, style) if lines else "")
+    text = _headline(d, style, unsafe_fixes) + (_frame(d, lines, style) if lines else "")
     if d.suggestion:
         text += f"  {style('help:', '1;36')} {d.suggestion}\n"
     for note in d.related:
@@ -186,19 +206,27 @@ def _escape_property(text: str) -> str:
 STATISTICS_FORMATS = ("text", "concise", "full", "json")
 
 
-def write_statistics(diagnostics: list[Diagnostic], stream: IO[str], fmt: str) -> None:
+def write_statistics(
+    diagnostics: list[Diagnostic], stream: IO[str], fmt: str, *, files: int = 0, fixed: int = 0, quiet: bool = False,
+    unsafe_fixes: bool = False,
+) -> None:
+    """A count per code, as ruff's: a code is fixable (``[*]``, ``"fixable"``) when ``--fix``
+    would fix any of its findings; the text ends with the summary ``text`` prints."""
     counts = Counter(d.code for d in diagnostics)
     names = {d.code: d.rule for d in diagnostics}
-    fixable = {d.code for d in diagnostics if d.fix and d.fix.applicability == "safe"}
+    codes_fixable = {d.code for d in diagnostics if fixable(d, unsafe_fixes)}
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     if fmt == "json":
         json.dump(
-            [{"code": c, "name": names[c], "count": n, "fixable": c in fixable} for c, n in rows], stream, indent=2
+            [{"code": c, "name": names[c], "count": n, "fixable": c in codes_fixable} for c, n in rows], stream, indent=2
         )
         stream.write("\n")
         return
     for code, count in rows:
-        stream.write(f"{count:>5}\t{code}\t{'[*] ' if code in fixable else ''}{names[code]}\n")
+        column = ("[*] " if code in codes_fixable else "[ ] ") if codes_fixable else ""
+        stream.write(f"{count:>5}\t{code}\t{column}{names[code]}\n")
+    if not quiet:
+        _summary(diagnostics, stream, files, fixed, unsafe_fixes)
 
 
 # --- SARIF ------------------------------------------------------------------------------
@@ -404,9 +432,11 @@ def write(
     fixed: int = 0,
     quiet: bool = False,
     color: str = "auto",
+    unsafe_fixes: bool = False,
 ) -> None:
     """The report of a run in ``fmt``: ``files`` are the display paths of the files checked,
-    ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints)."""
+    ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints);
+    ``unsafe_fixes``: whether ``--fix`` would apply unsafe fixes too."""
     if fmt == "json":
         write_json(diagnostics, stream, files=len(files))
     elif fmt == "sarif":
@@ -420,7 +450,7 @@ def write(
     else:
         write_text(
             diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,
-            concise=fmt == "concise", source=lines_of if fmt == "full" else None,
+            concise=fmt == "concise", source=lines_of if fmt == "full" else None, unsafe_fixes=unsafe_fixes,
         )
 
 

@@ -49,7 +49,7 @@ def test_json_positions_are_1_based_and_the_fix_is_documented(two_findings, chec
     assert (fixable["line"], fixable["column"], fixable["end_line"]) == (line, column, line)
     assert fixable["end_column"] == column + len("json.dumps(contract)")
     assert fixable["fix"] == {
-        "applicability": "safe",
+        "applicability": "unsafe",
         "edits": [
             {
                 "content": "json.dumps(contract, sort_keys=True)",
@@ -271,11 +271,17 @@ def test_github_escapes_newlines_and_property_separators(project, check):
 def test_statistics_text_counts_per_code(two_findings, check):
     run = check("--statistics", "--select", "AC107", "pkg")
     assert run.exit_code == 1
-    assert run.stdout.splitlines() == ["    2\tAC107\t[*] unstable-contract-hash"]
+    assert run.stdout.splitlines() == [
+        "    2\tAC107\tunstable-contract-hash",
+        "Found 2 findings in 3 files checked.",
+        "No fixes available (1 hidden fix can be enabled with the --unsafe-fixes option).",
+    ]
 
 
 def test_statistics_json(two_findings, check):
     run = check("--statistics", "--format", "json", "--select", "AC107", "pkg")
+    assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": False}]
+    run = check("--statistics", "--format", "json", "--select", "AC107", "--unsafe-fixes", "pkg")
     assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": True}]
 
 

@@ -42,5 +42,5 @@ def test_a_file_name_cannot_forge_a_line_of_the_report(project, check, output_fo
 def test_json_keeps_the_real_name_and_fix_writes_the_real_file(project, check):
     path = write(project / NAME, FIXABLE)
     assert check("--no-cache", "--format", "json", ".").json()["diagnostics"][0]["path"] == NAME
-    assert check("--no-cache", "--fix", ".").exit_code == 0
+    assert check("--no-cache", "--fix", "--unsafe-fixes", ".").exit_code == 0
     assert path.read_text(encoding="utf-8") == FIXED
