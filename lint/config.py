@@ -78,6 +78,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     extend_include: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    #: Apply the excludes to paths named on the command line too (``--force-exclude``).
+    force_exclude: bool = False
     #: Files larger than this are not parsed: one that may hold A2A code is an ``AC000``.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -151,6 +153,8 @@ class Settings:
             changes["layers"] = (*self.layers, overrides.layer)
         if overrides.preview is not None:
             changes["preview"] = overrides.preview
+        if overrides.force_exclude is not None:
+            changes["force_exclude"] = overrides.force_exclude
         if overrides.extend_exclude:  # relative to the current directory, not to the config's
             command_line = (made_absolute(pattern, Path.cwd()) for pattern in overrides.extend_exclude)
             changes["extend_exclude"] = (*self.extend_exclude, *command_line)
@@ -196,6 +200,7 @@ class Overrides:
     layer: Layer = Layer()
     preview: bool | None = None
     extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool | None = None
     #: ``--config KEY=VALUE`` settings: (how the command line gave it, the table it reads as).
     tables: tuple[tuple[str, dict[str, Any]], ...] = ()
 
@@ -210,6 +215,8 @@ class Overrides:
         words = [f"{option} {','.join(values)}" for option, values in lists if values]
         if self.preview is not None:
             words.append("--preview" if self.preview else "--no-preview")
+        if self.force_exclude is not None:
+            words.append("--force-exclude" if self.force_exclude else "--no-force-exclude")
         return " ".join(words)
 
 
@@ -255,6 +262,7 @@ _KEYS: dict[str, str] = {
     "extend-exclude": "a list of glob patterns",
     "extend-include": "a list of glob patterns",
     "respect-gitignore": "true or false",
+    "force-exclude": "true or false",
     "max-file-size": "a positive number of bytes, e.g. 4194304 for 4 MiB",
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "src": "a list of folders the project's modules are imported from, relative to the config file",
@@ -422,6 +430,8 @@ def _applied(
         changes["preview"] = _bool(source, "preview", table["preview"])
     if "respect-gitignore" in table:
         changes["respect_gitignore"] = _bool(source, "respect-gitignore", table["respect-gitignore"])
+    if "force-exclude" in table:
+        changes["force_exclude"] = _bool(source, "force-exclude", table["force-exclude"])
     if "exclude" in table:
         changes["exclude"] = strings("exclude")
     if "src" in table:
@@ -561,6 +571,7 @@ def describe(settings: Settings, registry: dict[str, type], roots: Iterable[Path
         "extend-exclude": settings.extend_exclude,
         "extend-include": settings.extend_include,
         "respect-gitignore": settings.respect_gitignore,
+        "force-exclude": settings.force_exclude,
         "max-file-size": settings.max_file_size,
         "per-file-ignores": dict(settings.per_file_ignores),
         "src": [str(folder) for folder in settings.src],

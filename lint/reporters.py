@@ -9,7 +9,7 @@ import re
 import unicodedata
 from collections import Counter
 from pathlib import Path
-from typing import IO, Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
@@ -61,15 +61,50 @@ def write_text(
     concise: bool = False,
     source: Callable[[str], list[str]] | None = None,
     unsafe_fixes: bool = False,
+    show_fixes: bool = False,
+    applied: Mapping[str, list[Diagnostic]] | None = None,
 ) -> None:
     """``text``; ``concise``: one line per finding (for tools that read lines, as
     ``path:line:col: message``); with ``source`` (the lines of a checked file), ``full``:
-    each finding with a frame of the code it flags."""
+    each finding with a frame of the code it flags. ``show_fixes``: each finding's fix
+    under it; ``applied``: the fixes applied per file, listed before the summary."""
     style = Style(stream, color)
     for d in diagnostics:
-        stream.write(_headline(d, style, unsafe_fixes) if concise else _finding(d, style, source and source(d.path), unsafe_fixes))
+        if concise:
+            stream.write(_headline(d, style, unsafe_fixes))
+        else:
+            stream.write(_finding(d, style, source and source(d.path), unsafe_fixes, show_fixes))
     if not quiet:
+        _applied(stream, applied or {})
         _summary(diagnostics, stream, files, fixed, unsafe_fixes)
+
+
+def write_fixes(
+    diagnostics: list[Diagnostic], stream: IO[str], fixed: int, applied: Mapping[str, list[Diagnostic]], unsafe_fixes: bool
+) -> None:
+    """``--fix-only``'s report, ruff's: the fixes applied (listed per file, given ``applied``)
+    and the unsafe ones ``--unsafe-fixes`` would add; no finding."""
+    _applied(stream, applied)
+    hidden = sum(1 for d in diagnostics if d.fix is not None and not fixable(d, unsafe_fixes))
+    fixes = f"{hidden} {'additional ' if fixed else ''}fix{'es' if hidden != 1 else ''} available with --unsafe-fixes"
+    if fixed:
+        stream.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}{f' ({fixes})' if hidden else ''}.\n")
+    elif hidden:
+        stream.write(f"No findings fixed ({fixes}).\n")
+
+
+def _applied(stream: IO[str], applied: Mapping[str, list[Diagnostic]]) -> None:
+    """``--show-fixes`` after ``--fix``, as ruff lists them: per file, each code's count."""
+    total = sum(len(fixes) for fixes in applied.values())
+    if not total:
+        return
+    stream.write(f"Fixed {total} finding{'s' if total != 1 else ''}:\n")
+    for path in sorted(applied):
+        counts = Counter((d.code, d.rule) for d in applied[path])
+        stream.write(f"- {shown_path(path)}:\n")
+        width = len(str(max(counts.values())))
+        for (code, rule), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            stream.write(f"    {count:>{width}} × {code} ({rule})\n")
 
 
 def _summary(diagnostics: list[Diagnostic], stream: IO[str], files: int, fixed: int, unsafe_fixes: bool) -> None:
@@ -106,12 +141,17 @@ def _headline(d: Diagnostic, style: Style, unsafe_fixes: bool = False) -> str:
     return f"{where} {style(d.code, _severity_color(d))}{marker} {d.message}\n"
 
 
-def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None, unsafe_fixes: bool = False) -> str:
+def _finding(
+    d: Diagnostic, style: Style, lines: list[str] | None = None, unsafe_fixes: bool = False, show_fix: bool = False
+) -> str:
     """A finding as ``text`` shows it: its line, then (given the file's ``lines``) the
-    code frame, then ``help:`` and ``note:`` lines."""
+    code frame, then ``help:``, (``show_fix``) ``fix:`` and ``note:`` lines."""
     text = _headline(d, style, unsafe_fixes) + (_frame(d, lines, style) if lines else "")
     if d.suggestion:
         text += f"  {style('help:', '1;36')} {d.suggestion}\n"
+    if show_fix and d.fix is not None:
+        needs = "" if fixable(d, unsafe_fixes) else " (unsafe: with --unsafe-fixes)"
+        text += f"  {style('fix:', '1;32')} {d.fix.description or 'a fix'}{needs}\n"
     for note in d.related:
         text += f"  {style('note:', '1;34')} {shown_path(note.path)}:{note.line}:{note.column}: {note.label}\n"
     return text
@@ -433,10 +473,13 @@ def write(
     quiet: bool = False,
     color: str = "auto",
     unsafe_fixes: bool = False,
+    show_fixes: bool = False,
+    applied: Mapping[str, list[Diagnostic]] | None = None,
 ) -> None:
     """The report of a run in ``fmt``: ``files`` are the display paths of the files checked,
     ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints);
-    ``unsafe_fixes``: whether ``--fix`` would apply unsafe fixes too."""
+    ``unsafe_fixes``: whether ``--fix`` would apply unsafe fixes too; ``show_fixes`` and
+    ``applied``: see :func:`write_text`."""
     if fmt == "json":
         write_json(diagnostics, stream, files=len(files))
     elif fmt == "sarif":
@@ -451,6 +494,7 @@ def write(
         write_text(
             diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,
             concise=fmt == "concise", source=lines_of if fmt == "full" else None, unsafe_fixes=unsafe_fixes,
+            show_fixes=show_fixes, applied=applied,
         )
 
 
