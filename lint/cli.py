@@ -361,8 +361,9 @@ def _per_file_ignores(values: tuple[str, ...], cwd: Path) -> tuple[tuple[str, di
 
 
 def _force_excluded(path: Path, resolver: SettingsResolver) -> bool:
-    """Whether ``path`` (the name the stdin source is given) is excluded, and its settings apply excludes to it."""
-    return resolver.for_path(path).force_exclude and excluded(path, resolver)
+    """Whether ``path`` (the name the stdin source is given) is excluded, and the settings of
+    its folder (as for a path named, see :func:`discover`) apply excludes to it."""
+    return resolver.for_path(path.parent).force_exclude and excluded(path, resolver)
 
 
 def _show_settings(

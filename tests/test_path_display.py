@@ -26,8 +26,8 @@ def test_control_characters_are_shown_as_symbols_for_display_only():
 @pytest.mark.parametrize(
     "output_format, starts",
     [
-        ("text", (f"{SHOWN}:6:27: AC107", "  help:", "Found 1 finding")),
-        ("concise", (f"{SHOWN}:6:27: AC107", "Found 1 finding")),
+        ("text", (f"{SHOWN}:6:27: AC107", "  help:", "Found 1 finding", "No fixes available")),
+        ("concise", (f"{SHOWN}:6:27: AC107", "Found 1 finding", "No fixes available")),
         ("github", (f"::error file={SHOWN.replace(':', '%3A')},line=6,", f"::warning file={SHOWN.replace(':', '%3A')},line=6,")),
     ],
 )
