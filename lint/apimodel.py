@@ -129,6 +129,20 @@ METHOD_ROLES: dict[str, str] = {
 }
 #: ``get_agent_card`` is python-a2a's attribute getter; by name it counts only beside a2a-sdk.
 SDK_ONLY_METHODS = frozenset({"get_agent_card"})
+#: A call of one of those methods in a file's bytes (what ``--verbose`` points at in a
+#: module the prefilter rules out: see ``Analysis.unread_by_name`` for a parsed one).
+_METHOD_CALL = re.compile(
+    rb"\.(" + b"|".join(sorted(m.encode() for m in METHOD_ROLES if m not in SDK_ONLY_METHODS)) + rb")\s*\("
+)
+
+
+def method_call_in(data: bytes) -> tuple[int, int, str] | None:
+    """``(line, column, method)`` of the first ``.send_message(``-like call in ``data``."""
+    found = _METHOD_CALL.search(data)
+    if found is None:
+        return None
+    start = data.rfind(b"\n", 0, found.start()) + 1
+    return data.count(b"\n", 0, found.start()) + 1, len(data[start : found.start()].decode("utf-8", "replace")) + 2, found.group(1).decode()
 
 #: JSON-RPC method names. The slash forms are distinctive anywhere in a call's
 #: arguments; the PascalCase (v1.0) forms only as the value of a ``"method"`` key.

@@ -11,12 +11,12 @@ finding hidden; a change to the code it flags, or one more identical finding, sh
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
 import os
 import re
-import stat
 import tokenize
 from collections import Counter
 from dataclasses import dataclass
@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 from a2alint import __version__
 from a2alint.diagnostics import Diagnostic
 from a2alint.fixes import replace_file, split_lines
+from a2alint.paths import read_regular, relative_to
 from a2alint.runner import FileResult, read_source
 
 VERSION = 1
@@ -41,20 +42,16 @@ MAX_BASELINE_BYTES = 64 * 1024 * 1024
 
 
 def _read_regular(file: Path) -> bytes:
-    """The bytes of ``file``, a regular file of at most :data:`MAX_BASELINE_BYTES`. Anything
-    else is refused before it is read: a FIFO would wait for a writer, ``/dev/zero`` never ends."""
-    handle = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
-    with os.fdopen(handle, "rb") as stream:
-        status = os.fstat(handle)
-        if not stat.S_ISREG(status.st_mode):
-            raise BaselineError(f"baseline {file}: not a regular file")
-        too_large = BaselineError(f"baseline {file}: larger than {MAX_BASELINE_BYTES // 1024 // 1024} MiB, more than a baseline holds")
-        if status.st_size > MAX_BASELINE_BYTES:
-            raise too_large
-        data = stream.read(MAX_BASELINE_BYTES + 1)  # it may have grown since
-        if len(data) > MAX_BASELINE_BYTES:
-            raise too_large
-        return data
+    """The bytes of ``file``, a regular file of at most :data:`MAX_BASELINE_BYTES` (see
+    :func:`read_regular`)."""
+    try:
+        return read_regular(file, MAX_BASELINE_BYTES)
+    except OSError as error:
+        if error.errno == errno.EFBIG:
+            raise BaselineError(f"baseline {file}: larger than {MAX_BASELINE_BYTES // 1024 // 1024} MiB, more than a baseline holds") from None
+        if error.errno == errno.EINVAL:
+            raise BaselineError(f"baseline {file}: not a regular file") from None
+        raise
 
 
 def decode(data: bytes) -> str:
@@ -72,7 +69,7 @@ def fingerprints(diagnostics: Iterable[Diagnostic], lines_of: Callable[[str], li
     keys = []
     ranks: Counter[tuple[str, str, str]] = Counter()
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
-        path = _relative(diagnostic.path, root, cwd)
+        path = relative_to(diagnostic.path, root, cwd)
         lines = lines_of(diagnostic.path)
         text = _WHITESPACE.sub("", "".join(lines[max(diagnostic.line, 1) - 1 : max(diagnostic.end_line, diagnostic.line)]))
         rank = ranks[(path, diagnostic.code, text)]
@@ -80,14 +77,6 @@ def fingerprints(diagnostics: Iterable[Diagnostic], lines_of: Callable[[str], li
         digest = hashlib.sha256("\0".join((diagnostic.code, path, text, str(rank))).encode("utf-8", "surrogateescape"))
         keys.append((path, diagnostic.code, digest.hexdigest()[:20]))
     return keys
-
-
-def _relative(display: str, root: Path, cwd: Path) -> str:
-    absolute = os.path.abspath(cwd / display)
-    try:
-        return Path(os.path.relpath(absolute, root)).as_posix()
-    except ValueError:  # another drive
-        return Path(absolute).as_posix()
 
 
 @dataclass

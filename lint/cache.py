@@ -25,6 +25,7 @@ share the cache; an entry that cannot be read back is a miss, never an error.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import io
@@ -47,6 +48,7 @@ from typing import Mapping
 from a2alint import __version__
 from a2alint.config import ConfigError, SettingsResolver
 from a2alint.diagnostics import Diagnostic
+from a2alint.paths import read_regular
 
 # The facts' classes (a2alint.model) and the runner import libcst: they are imported where
 # facts and findings are read back, so the command's --version and rule load without them.
@@ -86,30 +88,64 @@ def cache_folder(resolver: SettingsResolver, given: str | None = None) -> Path:
     return (settings.root if settings.config_path is not None else resolver.cwd) / CACHE_DIR
 
 
+@functools.lru_cache(maxsize=None)
+def build_id() -> str:
+    """The version and a digest of this installation's code (``0.1.0+3f2a...``): two
+    builds with one version string (a fork, an editable install being changed) never
+    share cache entries. Its files are read once per process (about 2 ms)."""
+    from a2alint import rules
+
+    digest = hashlib.sha256()
+    for package in (Path(__file__).parent, Path(rules.__file__).parent):
+        for path in sorted(package.glob("*.py")):
+            digest.update(f"{package.name}/{path.name}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
 def _read_regular(path: Path, limit: int) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes; never
-    through a symbolic link, never from a FIFO (it would block) or a device."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, never
+    through a symbolic link (see :func:`read_regular`); else None."""
     try:
-        handle = os.open(path, flags)
+        return read_regular(path, limit, follow_links=False)
     except OSError:
         return None
+
+
+def _key_folder() -> Path | None:
+    """Where this user's cache key lives: ``$XDG_CACHE_HOME/a2alint``, else
+    ``~/.cache/a2alint``. A user without a home folder (``HOME`` unset and no passwd entry:
+    a container's ``--user``) gets a private folder of their own in the temporary folder,
+    as git and pip go on without one, and is told where; None when none can be had."""
+    configured = os.environ.get("XDG_CACHE_HOME")
+    if configured:
+        return Path(configured) / "a2alint"
     try:
-        info = os.fstat(handle)
-        if stat.S_ISREG(info.st_mode) and info.st_size <= limit:
-            with os.fdopen(handle, "rb", closefd=False) as stream:
-                data = stream.read(limit + 1)  # it may have grown since
-            return data if len(data) <= limit else None
-    except OSError:
+        return Path.home() / ".cache" / "a2alint"
+    except (RuntimeError, KeyError):  # (KeyError: some Pythons let pwd's through)
         pass
-    finally:
-        os.close(handle)
-    return None
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = Path(tempfile.gettempdir()) / f"a2alint-{uid if uid is not None else 'user'}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or (uid is not None and info.st_uid != uid) or info.st_mode & 0o077:
+        return None  # another user's, or open to others: its key could be theirs
+    print(
+        f"a2alint: warning: no home folder (HOME is not set and the user has no passwd entry): "
+        f"the cache's signing key is kept in {folder}; set XDG_CACHE_HOME to choose another folder",
+        file=sys.stderr,
+    )
+    return folder
 
 
 def _secret() -> bytes | None:
     """The signing key of this user's caches, made on first use; None when it cannot be kept."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2alint"
+    base = _key_folder()
+    if base is None:
+        return None
     path = base / "cache-key"
     found = _read_key(path)
     if found is not None:
@@ -143,11 +179,14 @@ class Cache:
 
     def __init__(self, folder: Path, rules: Mapping[str, type], remember: int = 0) -> None:
         self.folder = folder
-        self.directory = folder / __version__
+        self.directory = folder / build_id()
         self.rules = rules
         self.usable = True
         self._key: bytes | None = None
         self.remember = remember
+        #: Whether findings are served from the cache (``--verbose`` checks every file, so
+        #: that what it tells of each one is complete; they are still written).
+        self.serves_findings = True
         self._remembered: OrderedDict[str, object] = OrderedDict()  # key -> model, or its pickle
 
     @property
@@ -176,7 +215,7 @@ class Cache:
     def key(content: bytes, display: str, fingerprint: str) -> str:
         """The key of a file's entries: ``content`` is the digest of its bytes (:func:`digest`)."""
         digest = hashlib.sha256()
-        for part in (__version__.encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), content):
+        for part in (build_id().encode(), fingerprint.encode(), display.encode("utf-8", "surrogateescape"), content):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
         return digest.hexdigest()
@@ -217,15 +256,25 @@ class Cache:
             self.usable = False  # a read-only tree: lint on without caching
 
     def _prepare(self, folder: Path) -> None:
+        """Make the folders of an entry. One that is a symbolic link is not written through
+        (a repository could point its cache, or the version folder in it, anywhere); the
+        project's own ``.a2alint_cache`` neither: a cache folder named on purpose may be one."""
         if not self.folder.exists():
             self.folder.mkdir(parents=True, exist_ok=True)
             (self.folder / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-        folder.mkdir(parents=True, exist_ok=True)
+        links = [f for f in (self.directory, folder) if os.path.islink(f)]
+        if os.path.islink(self.folder) and self.folder.name == CACHE_DIR:
+            links.insert(0, self.folder)
+        if links:
+            print(f"a2alint: warning: the cache folder {links[0]} is a symbolic link; running without the cache", file=sys.stderr)
+            raise OSError(f"{links[0]} is a symbolic link")
+        for inside in (self.directory, folder):
+            inside.mkdir(exist_ok=True)
 
     # -- findings --
     def get(self, key: str, depends: str = "") -> list[Diagnostic] | None:
         """A file's diagnostics, if they were computed for the same project (``depends``)."""
-        payload = self._read(key, "json")
+        payload = self._read(key, "json") if self.serves_findings else None
         if payload is None:
             return None
         try:

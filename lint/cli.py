@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import gc
+import io
 import json
 import os
 import shlex
@@ -20,9 +22,9 @@ from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clea
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context, project_root
-from a2alint.globs import made_absolute
+from a2alint.globs import made_absolute, unreadable_pattern
 from a2alint.paths import resolved
-from a2alint.registry import RegistryError, load_rules, markdown_table, rule_pages, severity_label
+from a2alint.registry import RegistryError, RulePage, load_rules, markdown_table, rule_pages, severity_label
 
 # The engine (and libcst, a third of a second to import) is imported by the functions of
 # ``check`` that use it: ``--version`` and ``rule`` answer without it.
@@ -75,6 +77,7 @@ def run(hard_exit: bool = True) -> None:
     write that fails then is exit 2."""
     global _LEAVING_AT_ONCE
     _LEAVING_AT_ONCE = hard_exit
+    _standard_streams()
     try:
         main(prog_name="a2alint")
         code = 0
@@ -98,6 +101,34 @@ def run(hard_exit: bool = True) -> None:
     os._exit(code)
 
 
+class _ClosedStream(io.TextIOBase):
+    """What a process started with a standard stream closed (``>&-``) has in its place:
+    writing to it fails as writing to a closed descriptor does, so the report says it
+    could not be written (exit 2) instead of passing for a run that printed nothing."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "the stream is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _standard_streams() -> None:
+    """Standard streams a report can be written to: a closed one fails each write (see
+    :class:`_ClosedStream`), and a character its encoding lacks (a file name under
+    ``PYTHONIOENCODING=ascii``) is written as a backslash escape, as Python writes
+    standard error, instead of ending the run."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, _ClosedStream())
+        elif isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's), e.g. AC1,AC201, or ALL.")
@@ -105,8 +136,9 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option("--preview/--no-preview", default=None, help="Also run rules marked preview.")
 @click.option(
-    "--output-format", "--format", "output_format", type=click.Choice(reporters.FORMATS), default="text", show_default=True,
-    help="How findings are written: text, concise (one line each), full (with the code), or a report format.",
+    "--output-format", "--format", "output_format", type=click.Choice(reporters.FORMATS),
+    help="How findings are written: text (the default, or the config's output-format), concise (one line each), "
+    "full (with the code), grouped (by file), or a report format.",
 )
 @click.option(
     "--color", type=click.Choice(reporters.COLORS), default="auto", show_default=True,
@@ -152,14 +184,14 @@ def run(hard_exit: bool = True) -> None:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), help="Hide the findings recorded in this baseline file; new ones still count.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False), help="Record every current finding in this baseline file, and exit 0.")
 @click.option("--add-noqa", "add_noqa_comments", is_flag=True, help="Add '# noqa: CODE' comments for every current finding.")
-@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors, and the calls a module's imports keep a2alint from reading.")
 def check(
     paths: tuple[str, ...],
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     preview: bool | None,
-    output_format: str,
+    output_format: str | None,
     color: str,
     output_file: str | None,
     statistics: bool,
@@ -217,13 +249,15 @@ def check(
                 ignore=_codes(ignore, "--ignore") or (),
             ),
             preview=preview,
-            extend_exclude=tuple(p for v in extend_exclude for p in v.split(",") if p),
+            extend_exclude=_patterns(extend_exclude, "--extend-exclude"),
             force_exclude=force_exclude,
             tables=tables,
         )
         resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
         # Unknown selectors on the command line are a usage error, before any file is read.
-        resolver.for_path(cwd).enabled_codes(registry)
+        here = resolver.for_path(cwd)
+        here.enabled_codes(registry)
+        output_format = output_format or here.output_format or "text"  # the option wins, as in ruff
         if show_settings:
             _show_settings(resolver, registry, paths, stdin_filename)
     except SelectionError as error:
@@ -234,6 +268,8 @@ def check(
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, ignore_noqa=ignore_noqa, verbose=verbose)
     # (the cache holds findings with the noqa comments applied: --ignore-noqa does without it)
     cache = None if no_cache or fix_mode or ignore_noqa else Cache(cache_folder(resolver, cache_dir), registry)
+    if cache is not None and verbose:
+        cache.serves_findings = False
     if exit_zero and exit_non_zero_on_fix:
         raise click.UsageError("--exit-zero and --exit-non-zero-on-fix ask for opposite exit codes: give one of them")
     if (add_noqa_comments or write_baseline_file) and fix_mode:
@@ -285,6 +321,8 @@ def check(
     errors = [e for r in results for e in r.errors]
     for error in errors:
         click.echo(f"a2alint: {error}", err=True)
+    for note in (n for r in results for n in r.notes) if verbose else ():
+        click.echo(f"a2alint: note: {note}", err=True)
 
     failed = bool(errors) or any(p.fatal for p in problems)
     if add_noqa_comments:
@@ -317,7 +355,7 @@ def check(
     out = stream or (sys.stderr if paths == ("-",) and fix and not diff else sys.stdout)
     try:
         if fix_only and not diff:  # the fixes, and no finding
-            if not quiet and output_format in ("text", "concise", "full"):
+            if not quiet and output_format in ("text", "concise", "full", "grouped"):
                 reporters.write_fixes(diagnostics, out, fixed_count, applied, unsafe_fixes)
         elif statistics:
             reporters.write_statistics(
@@ -539,6 +577,16 @@ def _write_edited(path: Path | None, data: bytes, original: str, changes: list[C
     return reason
 
 
+def _patterns(values: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """The path patterns of a repeatable, comma-separated ``option``; one git cannot read
+    is a usage error."""
+    patterns = tuple(p for v in values for p in v.split(",") if p)
+    unreadable = unreadable_pattern(patterns)
+    if unreadable is not None:
+        raise click.UsageError(f"{option}: {unreadable!r} is not a path pattern (git would match nothing with it)")
+    return patterns
+
+
 def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResult], located: dict[str, Path]) -> int:
     """Add a ``# noqa: CODE`` for every finding of every file, as a fix is written (checked
     on the file as it is now, verified to parse, written atomically unless the file changed
@@ -590,7 +638,10 @@ def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResu
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option(
+    "--output-format", "--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
+    show_default=True, help="json: the fields of `ruff rule --output-format json`; markdown: the table of --all.",
+)
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the documentation of rule CODE, or list every rule with --all."""
     try:
@@ -619,7 +670,10 @@ def rule(code: str | None, show_all: bool, output_format: str) -> None:
     if found is None:
         raise click.UsageError(f"unknown rule code: {code}")
     if output_format == "json":
-        click.echo(json.dumps({**fields(found), "documentation": found.documentation()}, indent=2))
+        linter = "a2alint" if isinstance(found, RulePage) else found.__module__.split(".")[0]  # a plug-in: its package
+        availability = {"None": "not", "Sometimes": "sometimes", "Always": "always"}[found.fix_availability]
+        explained = {"linter": linter, "explanation": found.documentation(), "fix": f"Fix is {availability} available."}
+        click.echo(json.dumps({**fields(found), **explained}, indent=2))
         return
     click.echo(f"# {found.code} {found.name} ({severity_label(found)})\n")
     click.echo(found.documentation())

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from a2alint import __version__
-from a2alint.globs import Patterns, made_absolute, matched
-from a2alint.paths import resolved
+from a2alint.globs import Patterns, made_absolute, matched, unreadable_pattern
+from a2alint.paths import read_regular, resolved
+from a2alint.reporters import FORMATS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -64,6 +65,8 @@ DEFAULT_LAYER = Layer(select=("ALL",))
 #: Why a selection that enables no rule is an error (exit 2), not a run that passes.
 NOTHING_CHECKED = "an empty selection checks nothing"
 
+#: The largest ``max-file-size``: a file is read whole, and parsed.
+MAX_FILE_SIZE_LIMIT = 1 << 30
 #: The default ``max-file-size``: 1 MiB, far above any hand-written client module.
 DEFAULT_MAX_FILE_SIZE = 1024 * 1024
 
@@ -88,6 +91,8 @@ class Settings:
     src: tuple[Path, ...] = ()
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict, hash=False, compare=False)
     api: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    #: ``output-format``: the report's format when ``--output-format`` does not say (None: text).
+    output_format: str | None = None
     #: Where the settings came from, each over the ones before it (for ``--show-settings``).
     sources: tuple[str, ...] = field(default=(), compare=False)
 
@@ -263,13 +268,14 @@ _KEYS: dict[str, str] = {
     "extend-include": "a list of glob patterns",
     "respect-gitignore": "true or false",
     "force-exclude": "true or false",
-    "max-file-size": "a positive number of bytes, e.g. 4194304 for 4 MiB",
+    "max-file-size": "a positive number of bytes up to 1 GiB (1073741824), e.g. 4194304 for 4 MiB",
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "src": "a list of folders the project's modules are imported from, relative to the config file",
     "rules": "a table of [tool.a2alint.rules.CODE] option tables",
     "api": "a table of role = list of qualified-name patterns",
     "extend": "the path of a config file to inherit settings from, relative to this one",
     "required-version": "a version or comma-separated version clauses, e.g. '>=0.1' or '0.1.0'",
+    "output-format": f"one of: {', '.join(FORMATS)}",
 }
 
 
@@ -284,9 +290,15 @@ def _toml(source: str, text: str) -> dict[str, Any]:
         raise ConfigError(f"{source}: not valid TOML: nested too deeply to read") from None
 
 
+#: The largest config file read: far beyond any real one (a pyproject.toml is kilobytes).
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
+
 def _read(path: Path) -> bytes:
+    """The bytes of the config file ``path``: a regular file of at most
+    :data:`MAX_CONFIG_BYTES` (a FIFO or ``/dev/zero`` named as one is refused, not read)."""
     try:
-        return path.read_bytes()
+        return read_regular(path, MAX_CONFIG_BYTES)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
 
@@ -405,6 +417,11 @@ def _applied(
     per_file_ignores = tuple(
         (glob, _string_list(source, f"per-file-ignores.{glob}", codes)) for glob, codes in per_file.items()
     )
+    patterns = [(key, strings(key)) for key in ("exclude", "extend-exclude", "extend-include")]
+    for key, globs in [*patterns, *((f"per-file-ignores.{glob}", (glob.removeprefix("!"),)) for glob, _ in per_file_ignores)]:
+        unreadable = unreadable_pattern(globs)
+        if unreadable is not None:
+            raise ConfigError(f"{source}: key '{key}': {unreadable!r} is not a path pattern (git would match nothing with it)")
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
     if layer.select == ():
@@ -436,9 +453,13 @@ def _applied(
         changes["exclude"] = strings("exclude")
     if "src" in table:
         changes["src"] = _folders(source, strings("src"), folder)
+    if "output-format" in table:
+        if table["output-format"] not in FORMATS:
+            raise ConfigError(f"{source}: key 'output-format': expected {_KEYS['output-format']}, got {table['output-format']!r}")
+        changes["output_format"] = table["output-format"]
     if "max-file-size" in table:
         size = table["max-file-size"]
-        if type(size) is not int or size <= 0:
+        if type(size) is not int or not 0 < size <= MAX_FILE_SIZE_LIMIT:
             raise ConfigError(f"{source}: key 'max-file-size': expected {_KEYS['max-file-size']}, got {size!r}")
         changes["max_file_size"] = size
     return replace(settings, **changes)
@@ -498,7 +519,8 @@ def _api(source: str, api: Any) -> dict[str, tuple[str, ...]]:
 _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
 }
-_CLAUSE = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)?\s*(\d+(?:\.\d+)*)\s*")
+#: A release segment has at most 9 digits (a longer one is no version a2alint will have).
+_CLAUSE = re.compile(r"\s*(==|!=|>=|<=|>|<|~=)?\s*(\d{1,9}(?:\.\d{1,9}){0,9})\s*")
 
 
 def _require_version(source: str, spec: Any) -> None:
@@ -578,6 +600,7 @@ def describe(settings: Settings, registry: dict[str, type], roots: Iterable[Path
         "rules": settings.rule_options,
         "api": settings.api,
         "roots": [str(folder) for folder in roots],
+        "output-format": settings.output_format or "text",
     }
     lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
     return "\n".join(lines)

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Iterator
 
 from a2alint.config import Settings, SettingsResolver
-from a2alint.globs import Patterns, matched
-from a2alint.paths import printable, resolved
+from a2alint.globs import Patterns, matched, patterns_git_reads
+from a2alint.paths import printable, read_regular, resolved
 
 
 @dataclass(frozen=True)
@@ -28,13 +28,19 @@ class Problem:
     fatal: bool = False
 
 
+#: Git (2.39 on) reads no ignore file larger than this.
+MAX_IGNORE_FILE_BYTES = 100 * 1024 * 1024
+
+
 def _ignore_file(path: Path, base: Path) -> list[Patterns]:
-    """The patterns of the ignore file ``path``, relative to ``base``; none when it cannot be read."""
+    """The patterns of the ignore file ``path``, relative to ``base``; none when it cannot
+    be read, is not a regular file or is larger than git reads (a ``.gitignore`` that is a
+    symbolic link git does not follow either, and one to ``/dev/zero`` would never end)."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        data = read_regular(path, MAX_IGNORE_FILE_BYTES, follow_links=False)
     except OSError:
         return []
-    return [Patterns(tuple(lines), base)]
+    return [Patterns(patterns_git_reads(data.decode("utf-8", "replace").splitlines()), base)]
 
 
 def git_root(directory: Path) -> Path | None:

@@ -92,6 +92,28 @@ def _at_any_depth(line: str) -> bool:
     return "/" not in body or body.startswith("**/")
 
 
+def patterns_git_reads(lines: Iterable[str]) -> tuple[str, ...]:
+    """The lines of a ``.gitignore`` that are patterns. One git cannot read as a pattern
+    (a lone ``!``, an unescaped trailing backslash) matches nothing in git, so it is
+    dropped, not refused: a vendored folder's ignore file must not stop the run."""
+    return tuple(line for line in lines if _is_pattern(line))
+
+
+def unreadable_pattern(patterns: Iterable[str]) -> str | None:
+    """The first of ``patterns`` (a config's or the command line's) that is not a pattern
+    git reads: a setting that would match nothing is refused, not dropped."""
+    return next((p for p in patterns if not all(_is_pattern(e.removeprefix("./")) for e in expand_braces(p))), None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_pattern(line: str) -> bool:
+    try:
+        pathspec.GitIgnoreSpec.from_lines((line,))
+    except ValueError:
+        return False
+    return True
+
+
 @functools.lru_cache(maxsize=1024)
 def _spec(lines: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(lines)

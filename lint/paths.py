@@ -4,6 +4,7 @@ the path's symbolic links), and shown so that every name prints as itself."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
@@ -39,6 +40,16 @@ def _resolved(path: Path) -> Path:
     return _resolved(path.parent) / path.name
 
 
+def relative_to(display: str, root: Path, cwd: Path) -> str:
+    """The display path ``display`` (from ``cwd``) relative to ``root``, with ``/``: as a
+    repository's tools (code scanning, Code Quality, annotations) name its files."""
+    absolute = os.path.abspath(cwd / display)
+    try:
+        return Path(os.path.relpath(absolute, root)).as_posix()
+    except ValueError:  # another drive
+        return Path(absolute).as_posix()
+
+
 def printable(display: str) -> str:
     """``display`` with the bytes of a file name that is not UTF-8 shown as ``\\xe9`` and a
     backslash doubled: every report, the cache and the baseline can then be written, and
@@ -58,3 +69,26 @@ def name_bytes(display: str) -> bytes:
         pieces += [display[last : match.start()].encode("utf-8"), b"\\" if match.group(1) == "\\" else bytes([int(match.group(1)[1:], 16)])]
         last = match.end()
     return b"".join([*pieces, display[last:].encode("utf-8")])
+
+
+def read_regular(path: Path, limit: int, follow_links: bool = True) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes. Anything else is
+    refused with an ``OSError`` before it is read: a FIFO would wait for a writer,
+    ``/dev/zero`` never ends; with ``follow_links`` false, a symbolic link too."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)  # a FIFO opens without a writer
+    handle = os.open(path, flags if follow_links else flags | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(handle, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        data = stream.read(limit + 1)  # (its size may change while it is read)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {size_text(limit)}", str(path))
+    return data
+
+
+def size_text(count: int) -> str:
+    """``1048576`` -> ``1 MiB``; ``1500`` -> ``1500 bytes``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count % size == 0:
+            return f"{count // size} {unit}"
+    return f"{count} bytes"

@@ -39,6 +39,7 @@ class RulePage:
     severity: str
     preview: bool
     opt_in: bool
+    fix_availability: str
     doc: str
 
     def summary(self) -> str:
@@ -89,7 +90,7 @@ def rule_pages() -> dict[str, Described]:
     return _registered([*found, *_plugin_rules()])
 
 
-_FIELDS = ("code", "name", "severity", "preview", "opt_in")
+_FIELDS = ("code", "name", "severity", "preview", "opt_in", "fix_availability")
 
 
 def pages_in_source(source: str) -> list[RulePage] | None:
@@ -115,7 +116,7 @@ def pages_in_source(source: str) -> list[RulePage] | None:
             values = {field: ast.literal_eval(value) for field, value in fields.items()}
         except ValueError:
             return None
-        defaults = {field: getattr(Rule, field) for field in ("severity", "preview", "opt_in")}
+        defaults = {field: getattr(Rule, field) for field in ("severity", "preview", "opt_in", "fix_availability")}
         pages.append(RulePage(**{**defaults, **values}, doc=ast.get_docstring(node) or ""))
     return pages
 

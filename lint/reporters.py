@@ -1,5 +1,5 @@
-"""Output formats: text (also concise and full), json, sarif, github, gitlab, junit, and
-per-code statistics."""
+"""Output formats: text (also concise, full and grouped), json and json-lines, sarif,
+github, gitlab, junit, rdjson, pylint, azure, and per-code statistics."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ import os
 import re
 import unicodedata
 from collections import Counter
+from itertools import groupby
 from pathlib import Path
 from typing import IO, Callable, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
 from a2alint.diagnostics import Diagnostic
-from a2alint.paths import name_bytes
+from a2alint.paths import name_bytes, relative_to
 from a2alint.rule import Rule
 
-FORMATS = ("text", "concise", "full", "json", "sarif", "github", "gitlab", "junit")
+FORMATS = (
+    "text", "concise", "full", "grouped", "json", "json-lines", "sarif", "github", "gitlab", "junit", "rdjson",
+    "pylint", "azure",
+)
 #: When text output is coloured (``--color``).
 COLORS = ("auto", "always", "never")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -25,6 +29,8 @@ _SARIF_LEVEL = {"error": "error", "warning": "warning"}
 #: The key of a result's fingerprint in SARIF's ``partialFingerprints`` (the baseline's, version 1).
 SARIF_FINGERPRINT = "a2alint/v1"
 _GITLAB_SEVERITY = {"error": "major", "warning": "minor"}
+#: A JUnit test case is named ``PACKAGE.CODE``, as ruff's are ``org.ruff.CODE``.
+JUNIT_PACKAGE = "org.a2alint"
 #: What a terminal would act on, or XML cannot hold (tab and newline excepted).
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffe\uffff]")
 #: The same in a path, with tab, newline and the C1 controls: a name is never more than one line.
@@ -59,6 +65,7 @@ def write_text(
     quiet: bool = False,
     color: str = "auto",
     concise: bool = False,
+    grouped: bool = False,
     source: Callable[[str], list[str]] | None = None,
     unsafe_fixes: bool = False,
     show_fixes: bool = False,
@@ -66,14 +73,18 @@ def write_text(
 ) -> None:
     """``text``; ``concise``: one line per finding (for tools that read lines, as
     ``path:line:col: message``); with ``source`` (the lines of a checked file), ``full``:
-    each finding with a frame of the code it flags. ``show_fixes``: each finding's fix
-    under it; ``applied``: the fixes applied per file, listed before the summary."""
+    each finding with a frame of the code it flags; ``grouped``: the findings of each file
+    under its name. ``show_fixes``: each finding's fix under it; ``applied``: the fixes
+    applied per file, listed before the summary."""
     style = Style(stream, color)
-    for d in diagnostics:
-        if concise:
-            stream.write(_headline(d, style, unsafe_fixes))
-        else:
-            stream.write(_finding(d, style, source and source(d.path), unsafe_fixes, show_fixes))
+    if grouped:
+        stream.write(_grouped(diagnostics, style, unsafe_fixes))
+    else:
+        for d in diagnostics:
+            if concise:
+                stream.write(_headline(d, style, unsafe_fixes))
+            else:
+                stream.write(_finding(d, style, source and source(d.path), unsafe_fixes, show_fixes))
     if not quiet:
         _applied(stream, applied or {})
         _summary(diagnostics, stream, files, fixed, unsafe_fixes)
@@ -136,9 +147,27 @@ def _fix_hint(diagnostics: list[Diagnostic], unsafe_fixes: bool) -> str:
 
 
 def _headline(d: Diagnostic, style: Style, unsafe_fixes: bool = False) -> str:
-    where = style(f"{shown_path(d.path)}:{d.line}:{d.column}:", "1")
+    return f"{style(f'{shown_path(d.path)}:{d.line}:{d.column}:', '1')} {_coded_message(d, style, unsafe_fixes)}"
+
+
+def _coded_message(d: Diagnostic, style: Style, unsafe_fixes: bool = False) -> str:
+    """``CODE [*] message``: ``[*]`` when ``--fix`` can fix it."""
     marker = " [*]" if fixable(d, unsafe_fixes) else ""
-    return f"{where} {style(d.code, _severity_color(d))}{marker} {d.message}\n"
+    return f"{style(d.code, _severity_color(d))}{marker} {d.message}\n"
+
+
+def _grouped(diagnostics: list[Diagnostic], style: Style, unsafe_fixes: bool = False) -> str:
+    """Each file's name, then its findings as ``line:col CODE message``, the positions
+    aligned, and a blank line: ruff's ``grouped``."""
+    text = ""
+    for path, in_file in groupby(diagnostics, key=lambda d: d.path):
+        found = list(in_file)
+        lines, columns = (max(len(str(getattr(d, key))) for d in found) for key in ("line", "column"))
+        text += style(f"{shown_path(path)}:", "1") + "\n"
+        for d in found:
+            text += f"  {d.line:>{lines}}:{d.column:<{columns}} {_coded_message(d, style, unsafe_fixes)}"
+        text += "\n"
+    return text
 
 
 def _finding(
@@ -217,7 +246,17 @@ def write_json(diagnostics: list[Diagnostic], stream: IO[str], *, files: int) ->
     stream.write("\n")
 
 
-def write_github(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
+def write_json_lines(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
+    """One finding a line, each the object ``json`` lists: for tools that stream."""
+    for d in diagnostics:
+        stream.write(json.dumps(d.to_json()) + "\n")
+
+
+def write_github(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path) -> None:
+    """Workflow commands that annotate the lines of a pull request. On GitHub Actions
+    (``GITHUB_WORKSPACE`` set) the paths are from the repository's root, which the
+    annotations are resolved against, whatever folder a2alint ran in."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
     for d in diagnostics:
         level = "error" if d.severity == "error" else "warning"
         message = d.message
@@ -226,8 +265,9 @@ def write_github(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
         for note in d.related:
             where = f"line {note.line}" if note.path == d.path else f"{shown_path(note.path)}:{note.line}"
             message += f"; note: {where}: {note.label}"
+        path = relative_to(d.path, Path(workspace), cwd) if workspace else d.path
         props = (
-            f"file={_escape_property(shown_path(d.path))},line={d.line},col={d.column},"
+            f"file={_escape_property(shown_path(path))},line={d.line},col={d.column},"
             f"endLine={d.end_line},endColumn={d.end_column},title={_escape_property(d.code)}"
         )
         stream.write(f"::{level} {props}::{_escape_data(f'{d.code} {message}')}\n")
@@ -241,9 +281,32 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def write_pylint(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
+    """``path:line: [CODE] message``, as pylint's parseable output (and ruff's ``pylint``)."""
+    for d in diagnostics:
+        stream.write(f"{shown_path(d.path)}:{d.line}: [{d.code}] {d.message}\n")
+
+
+def write_azure(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
+    """Azure Pipelines logging commands, one per finding, as ruff's ``azure``."""
+    for d in diagnostics:
+        props = (
+            f"type={d.severity};sourcepath={_escape_azure(shown_path(d.path), True)};"
+            f"linenumber={d.line};columnnumber={d.column};code={d.code};"
+        )
+        stream.write(f"##vso[task.logissue {props}]{_escape_azure(d.message)}\n")
+
+
+def _escape_azure(text: str, in_property: bool = False) -> str:
+    """Azure's escapes for a logging command: its data ends at a line's end, a property
+    also at ``;`` and ``]``."""
+    text = text.replace("%", "%AZP25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(";", "%3B").replace("]", "%5D") if in_property else text
+
+
 #: The formats statistics have (the text styles print them alike; SARIF, annotations,
 #: Code Quality and JUnit reports are reports of findings).
-STATISTICS_FORMATS = ("text", "concise", "full", "json")
+STATISTICS_FORMATS = ("text", "concise", "full", "grouped", "json")
 
 
 def write_statistics(
@@ -304,6 +367,15 @@ def _region(line: int, column: int, end_line: int | None = None, end_column: int
     return region
 
 
+def _with_help(d: Diagnostic) -> str:
+    """The message, and the help on a line of its own (for reports with one text per finding)."""
+    return d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")
+
+
+def _information_uri() -> str:
+    return DOCS_URL.split("#")[0].format(code="").rstrip("/")
+
+
 def sarif_rule(rule: type[Rule]) -> dict:
     docs = rule.documentation()
     return {
@@ -343,7 +415,7 @@ def write_sarif(
             "ruleId": d.code,
             "ruleIndex": codes.index(d.code),
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": d.message + (f"\nhelp: {d.suggestion}" if d.suggestion else "")},
+            "message": {"text": _with_help(d)},
             "locations": [{"physicalLocation": location}],
             # code scanning matches a result across pushes by these, not by its line
             "partialFingerprints": {SARIF_FINGERPRINT: fingerprint},
@@ -405,7 +477,7 @@ def write_sarif(
                     "driver": {
                         "name": "a2alint",
                         "version": __version__,
-                        "informationUri": DOCS_URL.split("#")[0].format(code="").rstrip("/"),
+                        "informationUri": _information_uri(),
                         "rules": [sarif_rule(rule) for rule in registry.values()],
                     }
                 },
@@ -438,25 +510,68 @@ def write_gitlab(diagnostics: list[Diagnostic], stream: IO[str], cwd: Path, line
 
 
 def write_junit(diagnostics: list[Diagnostic], stream: IO[str], files: Sequence[str]) -> None:
-    """JUnit XML, for CI that shows test reports: one test case per checked file (``files``),
-    passing when it has no finding, and a failure per finding, as ``text`` shows it."""
+    """JUnit XML, as ruff writes it: a test suite per checked file (``files``) and a test
+    case per finding, named ``org.a2alint.CODE`` with the file as its class, so that CI
+    that shows one failure per test case (Jenkins, CircleCI, Azure DevOps) shows each
+    finding; a file without findings has one passing test case."""
     import xml.etree.ElementTree as ElementTree  # here: only this report needs it
 
     cases: dict[str, list[Diagnostic]] = {path: [] for path in files}
     for d in diagnostics:
         cases.setdefault(d.path, []).append(d)
-    counts = {"tests": str(len(cases)), "failures": str(sum(1 for found in cases.values() if found))}
-    suites = ElementTree.Element("testsuites", name="a2alint", **counts)
-    suite = ElementTree.SubElement(suites, "testsuite", name="a2alint", **counts, errors="0", skipped="0")
+    tests = sum(len(found) or 1 for found in cases.values())
+    suites = ElementTree.Element("testsuites", name="a2alint", tests=str(tests), failures=str(len(diagnostics)), errors="0")
     plain = Style(stream, "never")
     for path, found in cases.items():
-        case = ElementTree.SubElement(suite, "testcase", name=shown_path(path), classname="a2alint")
+        name = shown_path(path)
+        suite = ElementTree.SubElement(
+            suites, "testsuite", name=name, tests=str(len(found) or 1), failures=str(len(found)), errors="0",
+            skipped="0", package=JUNIT_PACKAGE, file=name,
+        )
+        if not found:
+            ElementTree.SubElement(suite, "testcase", name=f"{JUNIT_PACKAGE}.passed", classname=name, file=name)
         for d in found:
+            case = ElementTree.SubElement(
+                suite, "testcase", name=f"{JUNIT_PACKAGE}.{d.code}", classname=name, file=name, line=str(d.line)
+            )
             failure = ElementTree.SubElement(case, "failure", message=_printable(d.message), type=d.code)
             failure.text = _printable(_finding(d, plain))
     ElementTree.indent(suites)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ElementTree.tostring(suites, encoding="unicode"))
+    stream.write("\n")
+
+
+# --- reviewdog ----------------------------------------------------------------------------------
+
+
+def write_rdjson(diagnostics: list[Diagnostic], stream: IO[str]) -> None:
+    """reviewdog's Diagnostic Format (rdjson), as ruff writes it: a fix's edits are
+    suggestions a reviewer can apply, the related places are related locations."""
+
+    def span(line: int, column: int, end_line: int | None = None, end_column: int | None = None) -> dict:
+        start = {"line": line, "column": column}
+        return {"start": start, "end": {"line": end_line, "column": end_column}} if end_line else {"start": start}
+
+    found = []
+    for d in diagnostics:
+        diagnostic: dict = {
+            "message": _with_help(d),
+            "location": {"path": d.path, "range": span(d.line, d.column, d.end_line, d.end_column)},
+            "severity": d.severity.upper(),
+            "code": {"value": d.code, "url": rule_url(d.code)},
+        }
+        if d.fix:
+            diagnostic["suggestions"] = [
+                {"range": span(e.start.line, e.start.column, e.end.line, e.end.column), "text": e.content}
+                for e in d.fix.edits
+            ]
+        if d.related:
+            diagnostic["related_locations"] = [
+                {"message": n.label, "location": {"path": n.path, "range": span(n.line, n.column)}} for n in d.related
+            ]
+        found.append(diagnostic)
+    json.dump({"source": {"name": "a2alint", "url": _information_uri()}, "diagnostics": found}, stream, indent=2)
     stream.write("\n")
 
 
@@ -482,19 +597,27 @@ def write(
     ``applied``: see :func:`write_text`."""
     if fmt == "json":
         write_json(diagnostics, stream, files=len(files))
+    elif fmt == "json-lines":
+        write_json_lines(diagnostics, stream)
     elif fmt == "sarif":
         write_sarif(diagnostics, stream, registry, cwd, lines_of)
     elif fmt == "github":
-        write_github(diagnostics, stream)
+        write_github(diagnostics, stream, cwd)
     elif fmt == "gitlab":
         write_gitlab(diagnostics, stream, cwd, lines_of)
     elif fmt == "junit":
         write_junit(diagnostics, stream, files)
+    elif fmt == "rdjson":
+        write_rdjson(diagnostics, stream)
+    elif fmt == "pylint":
+        write_pylint(diagnostics, stream)
+    elif fmt == "azure":
+        write_azure(diagnostics, stream)
     else:
         write_text(
             diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,
-            concise=fmt == "concise", source=lines_of if fmt == "full" else None, unsafe_fixes=unsafe_fixes,
-            show_fixes=show_fixes, applied=applied,
+            concise=fmt == "concise", grouped=fmt == "grouped", source=lines_of if fmt == "full" else None,
+            unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, applied=applied,
         )
 
 

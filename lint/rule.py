@@ -122,6 +122,8 @@ class Rule:
     requires_a2a: ClassVar[bool] = True
     #: Whether the rule runs only when its exact code is selected.
     opt_in: ClassVar[bool] = False
+    #: Whether its findings carry a fix: "None", "Sometimes" or "Always" (ruff's terms).
+    fix_availability: ClassVar[str] = "None"
     VALID: ClassVar[list[str]] = []
     INVALID: ClassVar[list[Example]] = []
 

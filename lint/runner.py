@@ -15,6 +15,7 @@ import io
 import keyword
 import os
 import re
+import sys
 import tempfile
 import tokenize
 import traceback
@@ -35,7 +36,7 @@ from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
-from a2alint.paths import resolved
+from a2alint.paths import resolved, size_text
 from a2alint.positions import Positions
 from a2alint.reparse import Buffer, Reparser
 from a2alint.flow import Flow
@@ -76,6 +77,8 @@ class FileResult:
     data: bytes = b""
     #: The findings whose fixes were applied, pass after pass.
     fixes_applied: list[Diagnostic] = field(default_factory=list)
+    #: What ``--verbose`` tells of the file besides its findings (see :func:`unread_note`).
+    notes: list[str] = field(default_factory=list)
 
 
 T = TypeVar("T")
@@ -165,7 +168,7 @@ class Linter:
         if too_large:
             self._unparsable(
                 result, enabled, 1, 1,
-                f"file is too large to check (more than {_size(settings.max_file_size)}, the max-file-size setting); exclude generated files",
+                f"file is too large to check (more than {size_text(settings.max_file_size)}, the max-file-size setting); exclude generated files",
             )
             return prepared
         try:
@@ -179,6 +182,9 @@ class Linter:
         if marked and skips_file(data, text):
             return prepared
         if self.prefilter and not matters and not (apimodel.may_matter(data, settings) if prefiltered is None else prefiltered):
+            unread = apimodel.method_call_in(data) if self.verbose else None
+            if unread is not None:
+                result.notes.append(unread_note(display, *unread))
             if UNUSED_NOQA not in enabled or b"noqa" not in data.lower():
                 return prepared
             result.diagnostics = self._suppress([], find_noqa(text), text, display, enabled)  # no finding here: all unused
@@ -287,6 +293,10 @@ class Linter:
                 )
                 if prepared.fix and any(d.fix for d in result.diagnostics):
                     self._fix(result, prepared.path, settings, enabled, prepared.fix == "unsafe", analysis)
+                unread = analysis.unread_by_name(prepared.model) if self.verbose else None
+                if unread is not None:
+                    start = Positions.of(prepared.model, prepared.text or "").get([unread.node])[unread.node].start
+                    result.notes.append(unread_note(result.display, start.line, start.column + 1, unread.method))
         except Exception as error:
             result.fixed, result.fixes_applied = None, []  # all of the fixes or none of them
             if isinstance(error, RecursionError):
@@ -581,12 +591,12 @@ def read_source(path: Path, limit: int = MAX_BYTES) -> bytes:
         return stream.read(limit + 1)
 
 
-def _size(count: int) -> str:
-    """``1048576`` -> ``1 MiB``; ``1500`` -> ``1500 bytes``."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if count % size == 0:
-            return f"{count // size} {unit}"
-    return f"{count} bytes"
+def unread_note(display: str, line: int, column: int, method: str) -> str:
+    """``--verbose``'s note on a module whose A2A calls the name fallback does not read."""
+    return (
+        f"{display}:{line}:{column}: .{method}() is not read as an A2A call: the module imports no A2A package "
+        "and the receiver's type is out of sight; declare its API in [tool.a2alint.api] (README: What a2alint cannot see)"
+    )
 
 
 def read_and_check(
@@ -625,6 +635,8 @@ class WorkerDied(Exception):
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
 MIN_FILES_PER_POOL = 24
+#: ``--jobs`` beyond this many processes per CPU only adds processes that wait for one.
+MOST_JOBS_PER_CPU = 2
 
 
 def available_cpus() -> int:
@@ -1041,7 +1053,7 @@ def check_files(
         run = ProjectRun(linter, files, context, fix, cache, read)
         results: list[FileResult | None] = [run.settled(i) for i in range(len(files))]
         pending = [i for i, r in enumerate(results) if r is None]
-        jobs = jobs or available_cpus()
+        jobs = min(jobs or available_cpus(), MOST_JOBS_PER_CPU * available_cpus(), len(pending) or 1)
         if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
             run.prepare_all([resolved(run.files[i][1]) for i in pending])
             for i in pending:
@@ -1067,6 +1079,8 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
         least = loads.index(min(loads))
         shares[least].append(i)
         loads[least] += len(run.source(resolved(run.files[i][1])) or b"")
+    global _forked_by
+    _forked_by = os.getpid()
     context = multiprocessing.get_context("fork")
     workers = []
     for share in shares:
@@ -1130,9 +1144,31 @@ def _check_alone(run: ProjectRun, index: int, context) -> FileResult:
         _stop([(process, parent, [index])])
 
 
+#: The process that forks the workers (set before it forks them: see :func:`_die_with_parent`).
+_forked_by = os.getpid()
+
+
+def _die_with_parent() -> None:
+    """Have the kernel end this forked worker when the run that forked it dies (a CI
+    timeout kills the run, not its workers: left alone they would spin on). Linux's
+    ``PR_SET_PDEATHSIG``; elsewhere a worker notices a closed pipe when it next talks."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != _forked_by:  # the run died before the request was made
+        os._exit(1)
+
+
 def _alone_worker(run: ProjectRun, index: int, connection) -> None:
     import pickle
 
+    _die_with_parent()
     try:
         connection.send(pickle.dumps(_shipped(run, run.check(index)), protocol=pickle.HIGHEST_PROTOCOL))
     finally:
@@ -1165,6 +1201,7 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
     """A pool process: parse the share, send its facts, take every share's, check the share."""
     import pickle
 
+    _die_with_parent()
     try:
         mine = {}
         paths = [resolved(run.files[i][1]) for i in share]

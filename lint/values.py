@@ -1406,11 +1406,8 @@ class Analysis:
             if any(fnmatch.fnmatchcase(n, p) for p in patterns for n in (*names, raw, call.callee) if n):
                 roles.add(role)
         project = self.project_function(call)
-        if not roles and not names and project is None and model.is_a2a and call.method in METHOD_ROLES:
-            defined_here = call.receiver in (None, "self", "cls") and bool(self.functions_named(model, call.method))
-            typed = any(a[0] == TYPE for a in self.resolve(values.receiver(call), local=True))
-            if not defined_here and not typed and (call.method not in apimodel.SDK_ONLY_METHODS or model.imports_sdk):
-                roles.add(METHOD_ROLES[call.method])
+        if not roles and not names and project is None and model.is_a2a and self._counts_by_name(call, values):
+            roles.add(METHOD_ROLES[call.method])
         wire = self.pending(call)
         if wire is not None:
             roles |= decide_wire(wire, lambda atoms: self.resolve(atoms, local=True))
@@ -1423,6 +1420,31 @@ class Analysis:
             if not self.is_http(call):
                 self._lookups.add(id(call))
         return roles
+
+    def _counts_by_name(self, call: Call, values: ScopeValues) -> bool:
+        """Whether the method's name alone gives ``call`` its role (``client.send_message(...)``
+        on a receiver whose type is out of sight, not a function of this module): the name
+        fallback, which applies only in a module that imports A2A code."""
+        if call.method not in METHOD_ROLES:
+            return False
+        model = values.model
+        defined_here = call.receiver in (None, "self", "cls") and bool(self.functions_named(model, call.method))
+        typed = any(a[0] == TYPE for a in self.resolve(values.receiver(call), local=True))
+        return not defined_here and not typed and (call.method not in apimodel.SDK_ONLY_METHODS or model.imports_sdk)
+
+    def unread_by_name(self, model: ModuleModel) -> Call | None:
+        """The first call of ``model`` that the name fallback would have read as an A2A call
+        had the module imported A2A code (``--verbose`` says so: the remedy is to declare
+        the wrapper in ``[tool.a2alint.api]``)."""
+        if model.is_a2a:
+            return None
+        for call in model.calls:
+            if (
+                call.method in METHOD_ROLES and not self.roles(call) and not self.external_names(call)
+                and self.project_function(call) is None and self._counts_by_name(call, self.values(call.scope))
+            ):
+                return call
+        return None
 
     def handed_back(self, call: Call, position: int = 0, count: int = 1):
         """The argument of ``call`` that the project function it calls returns as it was

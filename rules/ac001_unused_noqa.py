@@ -39,6 +39,7 @@ class UnusedNoqa(Rule):
     severity = "warning"
     engine = True
     opt_in = True
+    fix_availability = "Sometimes"  # not for a "#" the tokenizer did not find (it may be in a string)
     requires_a2a = False
     suggestion = "remove the unused code from the comment"
 

@@ -105,6 +105,7 @@ class MissingContractCapture(Rule):
     code = "AC103"
     name = "missing-contract-capture"
     severity = "warning"
+    fix_availability = "Sometimes"  # unsafe; only when the card the send uses is in reach
     options = {"metadata-key": "a2a_contract_hash"}
 
     VALID = [

@@ -67,6 +67,7 @@ class UnstableContractHash(Rule):
     code = "AC107"
     name = "unstable-contract-hash"
     severity = "error"
+    fix_availability = "Sometimes"  # json.dumps gets sort_keys=True; hash() has none
 
     VALID = [
         """

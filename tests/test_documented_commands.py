@@ -17,6 +17,7 @@ import click
 import pytest
 
 from a2alint.cli import check as check_command
+from a2alint.reporters import FORMATS
 from conftest import UNFIXABLE, write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +55,8 @@ def test_every_check_the_docs_show_parses(name, text):
 def test_the_docs_use_the_option_names_ruff_users_know():
     for text in (README, EDITORS):
         assert not re.search(r"check[^`\n]* --format ", text)
-    assert "`--output-format text\\|concise\\|full\\|json\\|sarif\\|github\\|gitlab\\|junit`" in README
+    formats = "\\|".join(FORMATS)
+    assert f"`--output-format {formats}`" in README
     assert "`--color auto\\|always\\|never`" in README
 
 
