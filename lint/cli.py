@@ -8,6 +8,7 @@ import gc
 import io
 import json
 import os
+import shlex
 import shutil
 import sys
 import traceback
@@ -21,7 +22,7 @@ from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clea
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
 from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context, project_root
-from a2alint.globs import unreadable_pattern
+from a2alint.globs import made_absolute, unreadable_pattern
 from a2alint.paths import resolved
 from a2alint.registry import RegistryError, RulePage, load_rules, markdown_table, rule_pages, severity_label
 
@@ -146,6 +147,11 @@ def _standard_streams() -> None:
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, writable=True), help="Write the report here instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Print a count per rule code instead of each finding.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option(
+    "--fix-only", is_flag=True,
+    help="Apply fixes and report no finding; exit 0 unless --exit-non-zero-on-fix and a fix was applied. Implies --fix.",
+)
+@click.option("--show-fixes", is_flag=True, help="After --fix, list the fixes applied per file; otherwise show each finding's fix.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, also apply unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
@@ -162,10 +168,19 @@ def _standard_streams() -> None:
 @click.option("--show-settings", is_flag=True, help="Print the settings of the first path, and the config files and options they come from; check nothing.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--stdin-filename", help="The path of the source read from '-' (for config and messages).")
-@click.option("--force-exclude", is_flag=True, help="Apply exclusions to paths named on the command line too.")
+@click.option(
+    "--force-exclude/--no-force-exclude", default=None,
+    help="Apply exclusions to paths named on the command line too (over the config's force-exclude).",
+)
 @click.option("--extend-exclude", multiple=True, help="More glob patterns to exclude.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, one per line, and check nothing.")
 @click.option("--report-unused-noqa", is_flag=True, help="Report '# noqa' codes that suppressed nothing (AC001).")
+@click.option("--ignore-noqa", is_flag=True, help="Report every finding, whatever '# noqa' comments say.")
+@click.option(
+    "--per-file-ignores", multiple=True, metavar="PATTERN:CODES",
+    help="Ignore rule codes or prefixes (comma-separated) in the files a glob matches, relative to the current "
+    "directory; repeatable, on top of the config's per-file-ignores.",
+)
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), help="Hide the findings recorded in this baseline file; new ones still count.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False), help="Record every current finding in this baseline file, and exit 0.")
 @click.option("--add-noqa", "add_noqa_comments", is_flag=True, help="Add '# noqa: CODE' comments for every current finding.")
@@ -181,6 +196,8 @@ def check(
     output_file: str | None,
     statistics: bool,
     fix: bool,
+    fix_only: bool,
+    show_fixes: bool,
     unsafe_fixes: bool,
     diff: bool,
     exit_zero: bool,
@@ -193,10 +210,12 @@ def check(
     show_settings: bool,
     isolated: bool,
     stdin_filename: str | None,
-    force_exclude: bool,
+    force_exclude: bool | None,
     extend_exclude: tuple[str, ...],
     show_files: bool,
     report_unused_noqa: bool,
+    ignore_noqa: bool,
+    per_file_ignores: tuple[str, ...],
     baseline_file: str | None,
     write_baseline_file: str | None,
     add_noqa_comments: bool,
@@ -219,8 +238,10 @@ def check(
     cwd = Path.cwd()
     if stdin_filename and not paths:
         paths = ("-",)  # like ruff: naming the stdin source implies reading it
+    fix = fix or fix_only
     try:
         config_file, tables = config_options(config_values)
+        tables += _per_file_ignores(per_file_ignores, cwd)
         overrides = Overrides(
             layer=Layer(
                 select=_codes(select, "--select"),
@@ -229,6 +250,7 @@ def check(
             ),
             preview=preview,
             extend_exclude=_patterns(extend_exclude, "--extend-exclude"),
+            force_exclude=force_exclude,
             tables=tables,
         )
         resolver = SettingsResolver(registry, overrides, config_file, isolated, cwd)
@@ -243,8 +265,9 @@ def check(
     except ConfigError as error:
         _fail(str(error))
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
-    linter = Linter(registry, report_unused_noqa=report_unused_noqa, verbose=verbose)
-    cache = None if no_cache or fix_mode else Cache(cache_folder(resolver, cache_dir), registry)
+    linter = Linter(registry, report_unused_noqa=report_unused_noqa, ignore_noqa=ignore_noqa, verbose=verbose)
+    # (the cache holds findings with the noqa comments applied: --ignore-noqa does without it)
+    cache = None if no_cache or fix_mode or ignore_noqa else Cache(cache_folder(resolver, cache_dir), registry)
     if cache is not None and verbose:
         cache.serves_findings = False
     if exit_zero and exit_non_zero_on_fix:
@@ -271,15 +294,15 @@ def check(
     located: dict[str, Path] = {}  # display path -> the file's real path
     try:
         if show_files:
-            _show_files(*discover(list(paths) or ["."], resolver, force_exclude))
-        if paths == ("-",) and force_exclude and stdin_filename and excluded(resolver.cwd / stdin_filename, resolver):
+            _show_files(*discover(list(paths) or ["."], resolver))
+        if paths == ("-",) and stdin_filename and _force_excluded(resolver.cwd / stdin_filename, resolver):
             results.append(FileResult(stdin_filename, data=sys.stdin.buffer.read(MAX_BYTES + 1)))  # passed through as it is
             files = []
         elif paths == ("-",):
             results.append(_check_stdin(linter, resolver, stdin_filename, fix_mode, cache))
             files = [results[-1].display]
         else:
-            found, problems = discover(list(paths) or ["."], resolver, force_exclude)
+            found, problems = discover(list(paths) or ["."], resolver)
             checked = {resolved(path) for _, path in found}
             for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline_file)):
                 if target and resolved(Path(target)) in checked:
@@ -310,6 +333,7 @@ def check(
     fixed_count = 0
     if fix_mode:
         fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r, located), located)
+    applied = {r.display: r.fixes_applied for r in results if r.fixed is not None and show_fixes and not diff}
     diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
     lines_of = lines_reader(results, located)
     if write_baseline_file:
@@ -332,8 +356,13 @@ def check(
         _fail(f"{output_file}: cannot write the report: {error.strerror}")
     out = stream or (sys.stderr if paths == ("-",) and fix and not diff else sys.stdout)
     try:
-        if statistics:
-            reporters.write_statistics(diagnostics, out, output_format)
+        if fix_only and not diff:  # the fixes, and no finding
+            if not quiet and output_format in ("text", "concise", "full", "grouped"):
+                reporters.write_fixes(diagnostics, out, fixed_count, applied, unsafe_fixes)
+        elif statistics:
+            reporters.write_statistics(
+                diagnostics, out, output_format, files=len(files), fixed=fixed_count, quiet=quiet, unsafe_fixes=unsafe_fixes
+            )
         elif not diff:  # the diff is the whole output: a report after it would break its format
             # no all-clear when a path named could not be checked (`check nope/`): its error says so
             silent = quiet or (any(p.fatal for p in problems) and not diagnostics)
@@ -341,7 +370,8 @@ def check(
             report_color = "never" if stream and color == "auto" else color
             reporters.write(
                 output_format, diagnostics, out, files=files, lines_of=lines_of, registry=registry, cwd=cwd,
-                fixed=fixed_count, quiet=silent, color=report_color,
+                fixed=fixed_count, quiet=silent, color=report_color, unsafe_fixes=unsafe_fixes,
+                show_fixes=show_fixes, applied=applied,
             )
         out.flush()
         if stream:
@@ -352,7 +382,28 @@ def check(
         sys.exit(2)
     if diff:
         sys.exit(1 if any(r.fixed is not None for r in results) and not exit_zero else 0)
+    if fix_only:
+        sys.exit(1 if exit_non_zero_on_fix and fixed_count else 0)
     sys.exit(1 if (diagnostics or (exit_non_zero_on_fix and fixed_count)) and not exit_zero else 0)
+
+
+def _per_file_ignores(values: tuple[str, ...], cwd: Path) -> tuple[tuple[str, dict], ...]:
+    """``--per-file-ignores PATTERN:CODES`` as the ``per-file-ignores`` table of a
+    ``--config`` setting, read as the config key is; each pattern relative to ``cwd``."""
+    table: dict[str, list[str]] = {}
+    for value in values:
+        pattern, _, codes = value.rpartition(":")
+        if not pattern.strip():
+            raise click.UsageError(f"--per-file-ignores: expected PATTERN:CODES (e.g. 'tests/*.py:AC1'), got {value!r}")
+        table.setdefault(made_absolute(pattern, cwd), []).extend(_codes((codes,), "--per-file-ignores") or ())
+    shown = " ".join(f"--per-file-ignores {shlex.quote(value)}" for value in values)
+    return ((shown, {"per-file-ignores": table}),) if table else ()
+
+
+def _force_excluded(path: Path, resolver: SettingsResolver) -> bool:
+    """Whether ``path`` (the name the stdin source is given) is excluded, and the settings of
+    its folder (as for a path named, see :func:`discover`) apply excludes to it."""
+    return resolver.for_path(path.parent).force_exclude and excluded(path, resolver)
 
 
 def _show_settings(
@@ -505,7 +556,7 @@ def _apply(
                 click.echo(f"a2alint: {result.display}: not fixed: {reason}", err=True)
                 result.diagnostics, result.fixed = unfixed(result), None
                 continue
-        fixed += result.fixes_applied
+        fixed += len(result.fixes_applied)
     return fixed
 
 

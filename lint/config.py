@@ -62,6 +62,9 @@ class Layer:
 #: plug-in's (flake8's convention), but those that are preview or opt-in.
 DEFAULT_LAYER = Layer(select=("ALL",))
 
+#: Why a selection that enables no rule is an error (exit 2), not a run that passes.
+NOTHING_CHECKED = "an empty selection checks nothing"
+
 #: The largest ``max-file-size``: a file is read whole, and parsed.
 MAX_FILE_SIZE_LIMIT = 1 << 30
 #: The default ``max-file-size``: 1 MiB, far above any hand-written client module.
@@ -78,6 +81,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     extend_include: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    #: Apply the excludes to paths named on the command line too (``--force-exclude``).
+    force_exclude: bool = False
     #: Files larger than this are not parsed: one that may hold A2A code is an ``AC000``.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -110,6 +115,9 @@ class Settings:
                 elif plus >= 0 and (explicit or not _needs_explicit(rule, self.preview)):
                     base.add(code)
             enabled = base
+        if not enabled:  # as an empty selector is: a run that checks nothing must not pass
+            where = ", ".join(self.sources) or "the defaults"
+            raise SelectionError(f"{where}: no rule is left enabled, and {NOTHING_CHECKED}; select a rule or ignore fewer")
         return frozenset(enabled)
 
     def ignored_for(self, path: Path) -> set[str]:
@@ -150,6 +158,8 @@ class Settings:
             changes["layers"] = (*self.layers, overrides.layer)
         if overrides.preview is not None:
             changes["preview"] = overrides.preview
+        if overrides.force_exclude is not None:
+            changes["force_exclude"] = overrides.force_exclude
         if overrides.extend_exclude:  # relative to the current directory, not to the config's
             command_line = (made_absolute(pattern, Path.cwd()) for pattern in overrides.extend_exclude)
             changes["extend_exclude"] = (*self.extend_exclude, *command_line)
@@ -195,6 +205,7 @@ class Overrides:
     layer: Layer = Layer()
     preview: bool | None = None
     extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool | None = None
     #: ``--config KEY=VALUE`` settings: (how the command line gave it, the table it reads as).
     tables: tuple[tuple[str, dict[str, Any]], ...] = ()
 
@@ -209,6 +220,8 @@ class Overrides:
         words = [f"{option} {','.join(values)}" for option, values in lists if values]
         if self.preview is not None:
             words.append("--preview" if self.preview else "--no-preview")
+        if self.force_exclude is not None:
+            words.append("--force-exclude" if self.force_exclude else "--no-force-exclude")
         return " ".join(words)
 
 
@@ -254,6 +267,7 @@ _KEYS: dict[str, str] = {
     "extend-exclude": "a list of glob patterns",
     "extend-include": "a list of glob patterns",
     "respect-gitignore": "true or false",
+    "force-exclude": "true or false",
     "max-file-size": "a positive number of bytes up to 1 GiB (1073741824), e.g. 4194304 for 4 MiB",
     "per-file-ignores": "a table of glob pattern = list of rule codes",
     "src": "a list of folders the project's modules are imported from, relative to the config file",
@@ -411,7 +425,7 @@ def _applied(
     selectors = [("select", layer.select or ()), ("extend-select", layer.extend_select), ("ignore", layer.ignore)]
     selectors += [(f"per-file-ignores.{glob}", codes) for glob, codes in per_file_ignores]
     if layer.select == ():
-        raise ConfigError(f"{source}: key 'select': an empty selection checks nothing; name rule codes, or remove the key")
+        raise ConfigError(f"{source}: key 'select': {NOTHING_CHECKED}; name rule codes, or remove the key")
     for key, values in selectors:
         if any(not value.strip() for value in values):
             raise ConfigError(f"{source}: key '{key}': empty rule selector")
@@ -433,6 +447,8 @@ def _applied(
         changes["preview"] = _bool(source, "preview", table["preview"])
     if "respect-gitignore" in table:
         changes["respect_gitignore"] = _bool(source, "respect-gitignore", table["respect-gitignore"])
+    if "force-exclude" in table:
+        changes["force_exclude"] = _bool(source, "force-exclude", table["force-exclude"])
     if "exclude" in table:
         changes["exclude"] = strings("exclude")
     if "src" in table:
@@ -577,6 +593,7 @@ def describe(settings: Settings, registry: dict[str, type], roots: Iterable[Path
         "extend-exclude": settings.extend_exclude,
         "extend-include": settings.extend_include,
         "respect-gitignore": settings.respect_gitignore,
+        "force-exclude": settings.force_exclude,
         "max-file-size": settings.max_file_size,
         "per-file-ignores": dict(settings.per_file_ignores),
         "src": [str(folder) for folder in settings.src],

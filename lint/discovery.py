@@ -100,10 +100,11 @@ def _wanted(path: Path, settings: Settings) -> bool:
 
 
 def discover(
-    paths: list[str], resolver: SettingsResolver, force_exclude: bool = False, limit: int | None = None
+    paths: list[str], resolver: SettingsResolver, limit: int | None = None
 ) -> tuple[list[tuple[str, Path]], list[Problem]]:
     """``(display path, absolute path)`` of every file to check, in a stable order; the
-    walk stops once it has found more than ``limit`` files."""
+    walk stops once it has found more than ``limit`` files. A path named is checked even
+    when excluded, unless the settings of its folder say ``force-exclude``."""
     found: list[tuple[str, Path]] = []
     problems: list[Problem] = []
     ignores = _Ignores()
@@ -131,7 +132,8 @@ def discover(
         if not (os.path.isdir(absolute) or os.path.isfile(absolute)):  # reading a pipe or a device never ends
             problems.append(Problem(given, "not a regular file"))
             continue
-        if force_exclude and excluded(absolute, resolver, ignores):
+        # (the settings of the folder that holds it: those of a folder that cannot be entered cannot be read)
+        if resolver.for_path(absolute.parent).force_exclude and excluded(absolute, resolver, ignores):
             continue
         if absolute.is_dir():
             for display, file in _walk(given, absolute, resolver, ignores, problems, roots):

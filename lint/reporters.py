@@ -10,7 +10,7 @@ import unicodedata
 from collections import Counter
 from itertools import groupby
 from pathlib import Path
-from typing import IO, Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from a2alint import DOCS_URL, __version__
@@ -67,41 +67,96 @@ def write_text(
     concise: bool = False,
     grouped: bool = False,
     source: Callable[[str], list[str]] | None = None,
+    unsafe_fixes: bool = False,
+    show_fixes: bool = False,
+    applied: Mapping[str, list[Diagnostic]] | None = None,
 ) -> None:
     """``text``; ``concise``: one line per finding (for tools that read lines, as
     ``path:line:col: message``); with ``source`` (the lines of a checked file), ``full``:
     each finding with a frame of the code it flags; ``grouped``: the findings of each file
-    under its name."""
+    under its name. ``show_fixes``: each finding's fix under it; ``applied``: the fixes
+    applied per file, listed before the summary."""
     style = Style(stream, color)
     if grouped:
-        stream.write(_grouped(diagnostics, style))
+        stream.write(_grouped(diagnostics, style, unsafe_fixes))
     else:
         for d in diagnostics:
-            stream.write(_headline(d, style) if concise else _finding(d, style, source and source(d.path)))
-    if quiet:
+            if concise:
+                stream.write(_headline(d, style, unsafe_fixes))
+            else:
+                stream.write(_finding(d, style, source and source(d.path), unsafe_fixes, show_fixes))
+    if not quiet:
+        _applied(stream, applied or {})
+        _summary(diagnostics, stream, files, fixed, unsafe_fixes)
+
+
+def write_fixes(
+    diagnostics: list[Diagnostic], stream: IO[str], fixed: int, applied: Mapping[str, list[Diagnostic]], unsafe_fixes: bool
+) -> None:
+    """``--fix-only``'s report, ruff's: the fixes applied (listed per file, given ``applied``)
+    and the unsafe ones ``--unsafe-fixes`` would add; no finding."""
+    _applied(stream, applied)
+    hidden = sum(1 for d in diagnostics if d.fix is not None and not fixable(d, unsafe_fixes))
+    fixes = f"{hidden} {'additional ' if fixed else ''}fix{'es' if hidden != 1 else ''} available with --unsafe-fixes"
+    if fixed:
+        stream.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}{f' ({fixes})' if hidden else ''}.\n")
+    elif hidden:
+        stream.write(f"No findings fixed ({fixes}).\n")
+
+
+def _applied(stream: IO[str], applied: Mapping[str, list[Diagnostic]]) -> None:
+    """``--show-fixes`` after ``--fix``, as ruff lists them: per file, each code's count."""
+    total = sum(len(fixes) for fixes in applied.values())
+    if not total:
         return
+    stream.write(f"Fixed {total} finding{'s' if total != 1 else ''}:\n")
+    for path in sorted(applied):
+        counts = Counter((d.code, d.rule) for d in applied[path])
+        stream.write(f"- {shown_path(path)}:\n")
+        width = len(str(max(counts.values())))
+        for (code, rule), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            stream.write(f"    {count:>{width}} × {code} ({rule})\n")
+
+
+def _summary(diagnostics: list[Diagnostic], stream: IO[str], files: int, fixed: int, unsafe_fixes: bool) -> None:
+    """The lines after the findings (or the statistics): what was fixed, the total, and the fix hint."""
     if fixed:
         stream.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.\n")
     if diagnostics:
-        fixable = sum(1 for d in diagnostics if d.fix and d.fix.applicability == "safe")
-        hint = f" ({fixable} fixable with --fix)" if fixable else ""
         count = len(diagnostics)
-        stream.write(f"Found {count} finding{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''} checked{hint}.\n")
+        stream.write(f"Found {count} finding{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''} checked.\n")
+        stream.write(_fix_hint(diagnostics, unsafe_fixes))
     else:
         stream.write(f"All checks passed ({files} file{'s' if files != 1 else ''} checked).\n")
 
 
-def _headline(d: Diagnostic, style: Style) -> str:
-    return f"{style(f'{shown_path(d.path)}:{d.position()}:', '1')} {_coded_message(d, style)}"
+def fixable(d: Diagnostic, unsafe_fixes: bool = False) -> bool:
+    """Whether ``--fix`` would fix ``d`` (an unsafe fix only with ``--unsafe-fixes``)."""
+    return d.fix is not None and (d.fix.applicability == "safe" or unsafe_fixes)
 
 
-def _coded_message(d: Diagnostic, style: Style) -> str:
+def _fix_hint(diagnostics: list[Diagnostic], unsafe_fixes: bool) -> str:
+    """ruff's line after the count: how many ``--fix`` would fix, and how many unsafe fixes
+    it leaves hidden unless ``--unsafe-fixes`` is given."""
+    applicable = sum(1 for d in diagnostics if fixable(d, unsafe_fixes))
+    hidden = sum(1 for d in diagnostics if d.fix is not None and not fixable(d, unsafe_fixes))
+    hint = f" ({hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the --unsafe-fixes option)" if hidden else ""
+    if applicable:
+        return f"[*] {applicable} fixable with the --fix option{hint}.\n"
+    return f"No fixes available{hint}.\n" if hidden else ""
+
+
+def _headline(d: Diagnostic, style: Style, unsafe_fixes: bool = False) -> str:
+    return f"{style(f'{shown_path(d.path)}:{d.position()}:', '1')} {_coded_message(d, style, unsafe_fixes)}"
+
+
+def _coded_message(d: Diagnostic, style: Style, unsafe_fixes: bool = False) -> str:
     """``CODE [*] message``: ``[*]`` when ``--fix`` can fix it."""
-    marker = " [*]" if d.fix and d.fix.applicability == "safe" else ""
+    marker = " [*]" if fixable(d, unsafe_fixes) else ""
     return f"{style(d.code, _severity_color(d))}{marker} {d.message}\n"
 
 
-def _grouped(diagnostics: list[Diagnostic], style: Style) -> str:
+def _grouped(diagnostics: list[Diagnostic], style: Style, unsafe_fixes: bool = False) -> str:
     """Each file's name, then its findings as ``line:col CODE message``, the positions
     aligned, and a blank line: ruff's ``grouped``."""
     text = ""
@@ -111,17 +166,22 @@ def _grouped(diagnostics: list[Diagnostic], style: Style) -> str:
         text += style(f"{shown_path(path)}:", "1") + "\n"
         for d in found:
             at = d.position() if d.cell is not None else f"{d.line:>{lines}}:{d.column:<{columns}}"
-            text += f"  {at} {_coded_message(d, style)}"
+            text += f"  {at} {_coded_message(d, style, unsafe_fixes)}"
         text += "\n"
     return text
 
 
-def _finding(d: Diagnostic, style: Style, lines: list[str] | None = None) -> str:
+def _finding(
+    d: Diagnostic, style: Style, lines: list[str] | None = None, unsafe_fixes: bool = False, show_fix: bool = False
+) -> str:
     """A finding as ``text`` shows it: its line, then (given the file's ``lines``) the
-    code frame, then ``help:`` and ``note:`` lines."""
-    text = _headline(d, style) + (_frame(d, lines, style) if lines else "")
+    code frame, then ``help:``, (``show_fix``) ``fix:`` and ``note:`` lines."""
+    text = _headline(d, style, unsafe_fixes) + (_frame(d, lines, style) if lines else "")
     if d.suggestion:
         text += f"  {style('help:', '1;36')} {d.suggestion}\n"
+    if show_fix and d.fix is not None:
+        needs = "" if fixable(d, unsafe_fixes) else " (unsafe: with --unsafe-fixes)"
+        text += f"  {style('fix:', '1;32')} {d.fix.description or 'a fix'}{needs}\n"
     for note in d.related:
         text += f"  {style('note:', '1;34')} {shown_path(note.path)}:{note.position()}: {note.label}\n"
     return text
@@ -263,19 +323,27 @@ def _escape_azure(text: str, in_property: bool = False) -> str:
 STATISTICS_FORMATS = ("text", "concise", "full", "grouped", "json")
 
 
-def write_statistics(diagnostics: list[Diagnostic], stream: IO[str], fmt: str) -> None:
+def write_statistics(
+    diagnostics: list[Diagnostic], stream: IO[str], fmt: str, *, files: int = 0, fixed: int = 0, quiet: bool = False,
+    unsafe_fixes: bool = False,
+) -> None:
+    """A count per code, as ruff's: a code is fixable (``[*]``, ``"fixable"``) when ``--fix``
+    would fix any of its findings; the text ends with the summary ``text`` prints."""
     counts = Counter(d.code for d in diagnostics)
     names = {d.code: d.rule for d in diagnostics}
-    fixable = {d.code for d in diagnostics if d.fix and d.fix.applicability == "safe"}
+    codes_fixable = {d.code for d in diagnostics if fixable(d, unsafe_fixes)}
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     if fmt == "json":
         json.dump(
-            [{"code": c, "name": names[c], "count": n, "fixable": c in fixable} for c, n in rows], stream, indent=2
+            [{"code": c, "name": names[c], "count": n, "fixable": c in codes_fixable} for c, n in rows], stream, indent=2
         )
         stream.write("\n")
         return
     for code, count in rows:
-        stream.write(f"{count:>5}\t{code}\t{'[*] ' if code in fixable else ''}{names[code]}\n")
+        column = ("[*] " if code in codes_fixable else "[ ] ") if codes_fixable else ""
+        stream.write(f"{count:>5}\t{code}\t{column}{names[code]}\n")
+    if not quiet:
+        _summary(diagnostics, stream, files, fixed, unsafe_fixes)
 
 
 # --- SARIF ------------------------------------------------------------------------------
@@ -536,9 +604,14 @@ def write(
     fixed: int = 0,
     quiet: bool = False,
     color: str = "auto",
+    unsafe_fixes: bool = False,
+    show_fixes: bool = False,
+    applied: Mapping[str, list[Diagnostic]] | None = None,
 ) -> None:
     """The report of a run in ``fmt``: ``files`` are the display paths of the files checked,
-    ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints)."""
+    ``lines_of(path)`` the lines of one as it was checked (for code frames and fingerprints);
+    ``unsafe_fixes``: whether ``--fix`` would apply unsafe fixes too; ``show_fixes`` and
+    ``applied``: see :func:`write_text`."""
     if fmt == "json":
         write_json(diagnostics, stream, files=len(files))
     elif fmt == "json-lines":
@@ -561,6 +634,7 @@ def write(
         write_text(
             diagnostics, stream, files=len(files), fixed=fixed, quiet=quiet, color=color,
             concise=fmt == "concise", grouped=fmt == "grouped", source=lines_of if fmt == "full" else None,
+            unsafe_fixes=unsafe_fixes, show_fixes=show_fixes, applied=applied,
         )
 
 

@@ -75,7 +75,8 @@ class FileResult:
     changes: list[Change] = field(default_factory=list)  # the fixes, as changes to ``original``
     encoding: str = "utf-8"
     data: bytes = b""
-    fixes_applied: int = 0
+    #: The findings whose fixes were applied, pass after pass.
+    fixes_applied: list[Diagnostic] = field(default_factory=list)
     #: What ``--verbose`` tells of the file besides its findings (see :func:`unread_note`).
     notes: list[str] = field(default_factory=list)
     #: What the user is told on stderr about this file, the exit code unchanged.
@@ -111,11 +112,14 @@ class Linter:
         registry: dict[str, type[Rule]],
         *,
         report_unused_noqa: bool = False,
+        ignore_noqa: bool = False,
         prefilter: bool = True,
         verbose: bool = False,
     ) -> None:
         self.registry = registry
         self.report_unused_noqa = report_unused_noqa
+        #: ``--ignore-noqa``: every finding counts, whatever a noqa comment says.
+        self.ignore_noqa = ignore_noqa
         self.prefilter = prefilter
         self.verbose = verbose
         #: id(settings) -> (those settings, their codes): kept with the settings, as a
@@ -297,7 +301,7 @@ class Linter:
                     start = Positions.of(prepared.model, prepared.text or "").get([unread.node])[unread.node].start
                     result.notes.append(unread_note(result.display, start.line, start.column + 1, unread.method))
         except Exception as error:
-            result.fixed, result.fixes_applied = None, 0  # all of the fixes or none of them
+            result.fixed, result.fixes_applied = None, []  # all of the fixes or none of them
             if isinstance(error, RecursionError):
                 result.diagnostics, result.errors = [], []
                 return self._unparsable(result, enabled, 1, 1, "nested too deeply to analyse")
@@ -340,7 +344,7 @@ class Linter:
             if candidate.text == edited.text or not parses(candidate.text):
                 break
             edited = candidate
-            result.fixes_applied += len(chosen)
+            result.fixes_applied += chosen
             diagnostics, result.errors = self.lint_text(edited.text, result.display, settings, enabled, analysis, path)
         if edited.text != result.original:
             result.fixed, result.changes = edited.text, edited.changes
@@ -480,6 +484,8 @@ class Linter:
     ) -> list[Diagnostic]:
         """The diagnostics no noqa covers. A noqa of the whole file is asked first, as in ruff:
         a line's own noqa for a code the file's covers is then unused."""
+        if self.ignore_noqa:  # no comment suppresses anything, so none is unused either
+            return sorted(diagnostics, key=Diagnostic.sort_key)
         whole_file = [comment for comment in noqa.values() if comment.whole_file]
         kept = []
         for diagnostic in diagnostics:

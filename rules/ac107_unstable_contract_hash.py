@@ -48,7 +48,13 @@ class UnstableContractHash(Rule):
     whole card to verify its signature is not a digest and is not flagged;
     hashes of non-card data (message payloads, task ids) are out of scope.
 
-    A safe fix adds `sort_keys=True` where that is the only problem.
+    ## Fix safety
+    Where a missing `sort_keys=True` is the only problem, the fix adds it. It
+    is unsafe (`a2alint check --fix --unsafe-fixes`; `--diff` shows it first):
+    it changes the digest's value, so a digest stored or sent before it (in a
+    task's metadata, a database, a peer's cache) no longer matches the one
+    computed after it, and a check comparing them fails once. Roll it out with
+    the code that compares digests, or re-record the stored ones.
 
     ## Limits
     - An untyped parameter with no caller in the project is taken for a card
@@ -133,6 +139,7 @@ async def contract_digest(resolver: A2ACardResolver) -> str:
     contract = {"protocolVersion": card.protocol_version, "security": card.security}
     return hashlib.sha256(json.dumps(contract, sort_keys=True).encode()).hexdigest()  # expect: AC107
 """,
+            unsafe_fixes=True,
         ),
         Invalid(
             """
@@ -166,6 +173,7 @@ async def contract_digest(resolver: A2ACardResolver) -> str:
         return hashlib.sha256(blob.encode()).hexdigest()
     return ""
 """,
+            unsafe_fixes=True,
         ),
         """
 import hashlib, json
@@ -293,7 +301,7 @@ def _sort_keys_fix(node: cst.Call) -> Replace | None:
     else:  # ``last, sort_keys=True`` and what followed the last argument after the new one
         args[-1] = last.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""), comma=cst.Comma(whitespace_after=gap))
         added = added.with_changes(whitespace_after_arg=last.whitespace_after_arg)
-    return Replace(node, call.with_changes(args=[*args, added]), "safe", "add sort_keys=True")
+    return Replace(node, call.with_changes(args=[*args, added]), "unsafe", "add sort_keys=True")
 
 
 def _sort_keys_arg() -> cst.Arg:

@@ -25,7 +25,8 @@ from a2alint.fixes import write_atomically
 from a2alint.registry import load_rules
 from a2alint.rule import Replace, Rule
 
-#: One AC107 finding with a safe fix (``json.dumps`` without ``sort_keys=True`` feeding a hash).
+#: One AC107 finding with an unsafe fix (``json.dumps`` without ``sort_keys=True`` feeding a
+#: hash: adding it changes the digest's value), applied with ``--fix --unsafe-fixes``.
 FIXABLE = textwrap.dedent(
     """\
     import hashlib, json

@@ -98,7 +98,7 @@ def test_reports_and_statistics_leave_hidden_findings_out(project, check, legacy
 
 def test_fixes_apply_with_a_baseline_and_the_rest_stays_hidden(project, check, legacy):
     fixable = write(project / "fixable.py", FIXABLE)
-    assert check("--fix", "--baseline", "baseline.json", ".").exit_code == 0
+    assert check("--fix", "--unsafe-fixes", "--baseline", "baseline.json", ".").exit_code == 0
     assert "sort_keys=True" in fixable.read_text()
 
 
@@ -125,7 +125,7 @@ def test_a_missing_or_malformed_baseline_is_exit_2(project, check, content, mess
 
 def test_write_baseline_with_fix_is_a_usage_error(project, check):
     write(project / "bad.py", UNFIXABLE)
-    run = check("--fix", "--write-baseline", "b.json", ".")
+    run = check("--fix", "--unsafe-fixes", "--write-baseline", "b.json", ".")
     assert run.exit_code == 2 and "--write-baseline" in run.stderr
     assert not (project / "b.json").exists()
 

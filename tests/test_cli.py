@@ -28,10 +28,11 @@ def test_findings_exit_1_with_location_code_help_and_summary(project, check):
     run = check("--select", "AC107", "bad.py")
     assert run.exit_code == 1
     line, column = FIXABLE_AT
-    first, help_line, summary = run.stdout.splitlines()
-    assert first.startswith(f"bad.py:{line}:{column}: AC107 [*] json.dumps of Agent Card data")
+    first, help_line, summary, hint = run.stdout.splitlines()
+    assert first.startswith(f"bad.py:{line}:{column}: AC107 json.dumps of Agent Card data")  # no [*]: its fix is unsafe
     assert help_line.startswith("  help: hash only the contract fields as canonical JSON")
-    assert summary == "Found 1 finding in 1 file checked (1 fixable with --fix)."
+    assert summary == "Found 1 finding in 1 file checked."
+    assert hint == "No fixes available (1 hidden fix can be enabled with the --unsafe-fixes option)."
 
 
 def test_exit_zero_keeps_the_report_but_exits_0(project, check):
@@ -101,7 +102,7 @@ def test_colour_on_a_terminal_only_and_never_with_no_color(project):
         (("--select", "AC000"), False),
         (("--ignore", "AC107"), False),
         (("--ignore", "AC1"), False),
-        (("--ignore", "ALL"), False),
+        (("--ignore", "ALL", "--extend-select", "AC000"), False),
         (("--select", "AC1", "--ignore", "AC107"), False),
         (("--ignore", "AC1", "--select", "AC107"), True),  # the more specific selector wins
         (("--select", "AC000", "--extend-select", "AC107"), True),
@@ -120,7 +121,7 @@ def test_selection_by_code_prefix_and_all(project, check, args, reported):
     [
         ((), False),
         (("--select", "ALL"), False),
-        (("--select", "AC9"), False),
+        (("--select", "AC9,AC107"), False),  # alone, it would leave no rule: an error
         (("--select", "AC990"), True),
         (("--extend-select", "AC990"), True),
         (("--preview",), True),
@@ -169,7 +170,7 @@ def test_stdin_uses_the_config_found_from_its_filename(project, check):
 
 
 def test_stdin_fix_prints_the_fixed_source(project, check):
-    run = check("--select", "AC107", "--fix", "-", input=FIXABLE)
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", "-", input=FIXABLE)
     assert run.exit_code == 0
     assert run.stdout == FIXABLE.replace("json.dumps(contract)", "json.dumps(contract, sort_keys=True)")
     assert "Fixed 1 finding." in run.stderr
@@ -177,13 +178,13 @@ def test_stdin_fix_prints_the_fixed_source(project, check):
 
 def test_stdin_fix_writes_the_source_back_in_its_declared_encoding(check):
     source = ("# -*- coding: latin-1 -*-\n" + FIXABLE + "OWNER = 'Zoë'\n").encode("latin-1")
-    run = check("--fix", "-", input=source)
+    run = check("--fix", "--unsafe-fixes", "-", input=source)
     assert run.stdout_bytes == source.replace(b"json.dumps(contract)", b"json.dumps(contract, sort_keys=True)")
 
 
 @pytest.mark.parametrize("source", [b"import a2a\nx = 'caf\xe9'\r\n", b"import a2a\nx = 1\r\n"])
 def test_stdin_fix_echoes_a_source_it_cannot_fix_unchanged(check, source):
-    run = check("--fix", "-", input=source)
+    run = check("--fix", "--unsafe-fixes", "-", input=source)
     assert run.stdout_bytes == source
 
 

@@ -88,7 +88,7 @@ def test_isolated_ignores_every_config_file(project, check):
         (IGNORE_AC107, ("--extend-select", "AC107"), True),
         ('select = ["AC000"]\n', (), False),
         ('select = ["AC000"]\n', ("--extend-select", "AC1"), True),
-        ('select = ["AC107"]\n', ("--ignore", "AC1"), False),
+        ('select = ["AC000", "AC107"]\n', ("--ignore", "AC1"), False),
         ('extend-select = ["AC001"]\nignore = ["AC1"]\n', ("--select", "ALL"), True),
     ],
 )

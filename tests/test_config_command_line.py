@@ -51,7 +51,7 @@ def _messages(run) -> list[str]:
 
 
 def test_a_setting_on_the_command_line_wins_over_the_config_file(project, check):
-    write(project / "a2alint.toml", 'select = ["AC107"]\n')
+    write(project / "a2alint.toml", 'select = ["AC101", "AC107"]\n')
     write(project / "bad.py", UNFIXABLE)
     assert check("--no-cache", "bad.py").exit_code == 1
     assert check("--no-cache", "--config", 'ignore=["AC107"]', "bad.py").exit_code == 0

@@ -5,9 +5,11 @@ and the GitHub Action is a composite action that runs the check."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
+import subprocess
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -140,10 +142,38 @@ def test_the_action_as_yaml_declares_what_it_and_the_readme_use():
     assert set(step["with"]) <= set(action["inputs"])
 
 
-def test_the_actions_checks_parse(project):
-    """Its ``a2alint check`` lines, with the inputs filled in, are commands check takes."""
-    filled = ACTION.replace("$ARGS", "--select AC1").replace("$PATHS", "src").replace('"$RUNNER_TEMP/a2alint.sarif"', "a.sarif")
-    commands = [shlex.split(line) for line in re.findall(r'a2alint/bin/a2alint" check ([^\n\']*(?:\n        [^\n"]*)?)', filled)]
-    assert len(commands) == 2
-    for args in commands:
-        check_command.make_context("check", args)
+#: A stand-in for the installed a2alint: it records its arguments, one per NUL-ended field.
+RECORDER = '#!/bin/sh\nfor a in "$@"; do printf "%s\\0" "$a"; done > "$RUNNER_TEMP/argv"\n'
+
+
+@pytest.mark.parametrize("step", ["Write the SARIF report", "a2alint check"])
+def test_the_actions_steps_pass_each_line_as_one_argument_unsplit_and_unglobbed(project, check, step):
+    """``args`` and ``paths`` reach ``a2alint check`` one argument a line, as written: a TOML
+    setting with quotes and brackets, and globs, even where files match them."""
+    yaml = pytest.importorskip("yaml")
+    (script,) = [s["run"] for s in yaml.safe_load(ACTION)["runs"]["steps"] if s["name"] == step]
+    write(project / "gen" / "made.py", UNFIXABLE)
+    write(project / "src" / "bad.py", UNFIXABLE)
+    recorder = write(project / "temp" / "a2alint" / "bin" / "a2alint", RECORDER)
+    recorder.chmod(0o755)
+    inputs = {"ARGS": '--config\nselect = ["AC1"]\n  --extend-exclude\ngen/*  \n\n', "PATHS": "src\ng*\n", "RUNNER_TEMP": str(project / "temp")}
+    done = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=project, env={**os.environ, **inputs}, timeout=60)
+    assert done.returncode == 0
+    argv = (project / "temp" / "argv").read_text().split("\0")[:-1]
+    given = ["--config", 'select = ["AC1"]', "--extend-exclude", "gen/*"]
+    assert argv[argv.index("--config") : argv.index("--config") + 4] == given
+    assert argv[-3:] == ["--", "src", "g*"]
+    assert argv[0] == "check"
+    run = check(*argv[1:-1])  # (not g*: no such path)
+    assert run.exit_code == (0 if "--exit-zero" in argv else 1), run.stderr  # the setting read as one: split, exit 2
+
+
+def test_the_action_annotates_even_when_the_upload_fails():
+    """A fork's pull request cannot upload SARIF: that must not skip the annotations."""
+    yaml = pytest.importorskip("yaml")
+    steps = {step["name"]: step for step in yaml.safe_load(ACTION)["runs"]["steps"]}
+    upload = steps["Upload it to code scanning"]
+    assert upload["continue-on-error"] is True
+    assert re.fullmatch(r"github/codeql-action/upload-sarif@[0-9a-f]{40}", upload["uses"])  # pinned by commit
+    assert re.search(r"upload-sarif@[0-9a-f]{40} # v3\.\d+\.\d+$", ACTION, re.M)
+    assert steps["a2alint check"]["if"] == "${{ !cancelled() }}"

@@ -7,7 +7,7 @@ from conftest import CLEAN, FIXABLE, FIXED, write
 
 def test_a_fix_applied_is_exit_1_even_when_no_finding_is_left(project, check):
     path = write(project / "bad.py", FIXABLE)
-    run = check("--fix", "--exit-non-zero-on-fix", "bad.py")
+    run = check("--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "bad.py")
     assert path.read_text() == FIXED
     assert run.stdout == "Fixed 1 finding.\nAll checks passed (1 file checked).\n"
     assert run.exit_code == 1
@@ -19,7 +19,7 @@ def test_nothing_to_fix_is_exit_0(project, check):
 
 
 def test_a_fix_piped_through_stdin_counts_too(project, check):
-    run = check("--fix", "--exit-non-zero-on-fix", "-", input=FIXABLE)
+    run = check("--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "-", input=FIXABLE)
     assert run.stdout == FIXED and run.exit_code == 1
 
 

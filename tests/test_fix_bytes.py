@@ -45,14 +45,14 @@ def test_fix_keeps_every_byte_outside_its_edit(project, check, codec):
     source = FIXABLE_MARKED.format(codec=codec, mark=UNCANONICAL[codec][0])
     data = _uncanonical(source, codec)
     path = write(project / "bad.py", data)
-    run = check("--select", "AC107", "--fix", "bad.py")
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", "bad.py")
     assert (run.exit_code, run.stderr) == (0, "")
     assert path.read_bytes() == data.replace(b"json.dumps(contract)", b"json.dumps(contract, sort_keys=True)")
 
 
 def test_fix_of_piped_source_keeps_every_byte_outside_its_edit(project, check, codec):
     data = _uncanonical(FIXABLE_MARKED.format(codec=codec, mark=UNCANONICAL[codec][0]), codec)
-    run = check("--select", "AC107", "--fix", "--stdin-filename", "bad.py", "-", input=data)
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", "--stdin-filename", "bad.py", "-", input=data)
     assert run.exit_code == 0
     assert run.stdout_bytes == data.replace(b"json.dumps(contract)", b"json.dumps(contract, sort_keys=True)")
 

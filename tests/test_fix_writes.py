@@ -52,7 +52,7 @@ def saved_after_last_read(monkeypatch: pytest.MonkeyPatch):
 def test_fix_keeps_an_edit_saved_between_the_last_check_and_the_rename(project, check, saved_after_last_read):
     path = write(project / "bad.py")
     injected = saved_after_last_read(path, EDITED)
-    run = check("--select", "AC107", "--fix", "bad.py")
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", "bad.py")
     assert injected, "the editor saved while the fix was being written"
     assert path.read_text() == EDITED
     assert "a2alint: bad.py: not fixed: changed on disk while checking" in run.stderr
@@ -84,7 +84,7 @@ LONG = "a" * 247 + ".py"  # 250 bytes: NAME_MAX is 255
 
 def test_fix_fixes_a_file_whose_name_is_250_bytes(project, check):
     path = write(project / LONG)
-    run = check("--select", "AC107", "--fix", LONG)
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", LONG)
     assert (run.exit_code, run.stderr) == (0, "")
     assert path.read_text() == FIXED
     assert _others(project, LONG) == []
@@ -121,7 +121,7 @@ def test_temporary_file_has_a_short_name_in_the_same_folder(tmp_path, monkeypatc
 def test_fix_never_writes_a_read_only_file(project, check):
     path = write(project / "bad.py")
     path.chmod(0o444)
-    run = check("--select", "AC107", "--fix", "bad.py")
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE and stat.S_IMODE(path.stat().st_mode) == 0o444
     assert "a2alint: bad.py: not fixed: read-only file" in run.stderr
     assert run.exit_code == 1 and "bad.py:6:27: AC107" in run.stdout and "Fixed" not in run.stdout
@@ -148,7 +148,7 @@ def test_write_atomically_refuses_a_read_only_file(tmp_path):
 def test_a_writable_file_keeps_being_fixed(project, check):
     path = write(project / "bad.py")
     path.chmod(0o600)
-    assert check("--select", "AC107", "--fix", "bad.py").exit_code == 0
+    assert check("--select", "AC107", "--fix", "--unsafe-fixes", "bad.py").exit_code == 0
     assert path.read_text() == FIXED and stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
@@ -221,7 +221,7 @@ AC107_TAIL = "    return hashlib.sha256(blob.encode()).hexdigest()\n"
     ],
 )
 def test_ac107_fix_inserts_sort_keys_and_keeps_every_other_byte(call, fixed):
-    result = lint_source(AC107_HEAD + call + AC107_TAIL, select=("AC107",), fix="safe")
+    result = lint_source(AC107_HEAD + call + AC107_TAIL, select=("AC107",), fix="unsafe")
     assert result.fixed == AC107_HEAD + fixed + AC107_TAIL
     assert lint_source(result.fixed, select=("AC107",)).diagnostics == []
 
@@ -247,7 +247,7 @@ def test_ac107_fix_in_nested_blocks_keeps_their_indentation():
         """
     )
     assert '\n' + " " * 18 + '{"v"' in source
-    result = lint_source(source, select=("AC107",), fix="safe")
+    result = lint_source(source, select=("AC107",), fix="unsafe")
     assert result.fixed == source.replace("default=str\n", "default=str,\n" + " " * 18 + "sort_keys=True\n")
 
 
@@ -273,6 +273,6 @@ def test_ac107_fix_under_match_and_elif_with_crlf_keeps_the_layout():
                   return hashlib.sha256(blob.encode()).hexdigest()
         """
     ).replace("\n", "\r\n")
-    result = lint_source(source, select=("AC107",), fix="safe")
+    result = lint_source(source, select=("AC107",), fix="unsafe")
     line = " " * 14 + "default=str,\r\n"
     assert result.fixed == source.replace(line, line + " " * 14 + "sort_keys=True,\r\n")

@@ -18,9 +18,9 @@ from conftest import FIXABLE, FIXED, UNFIXABLE, PrintIsPreview, write
 LATIN1 = "# -*- coding: latin-1 -*-\n" + FIXABLE + "OWNER = 'Zoë Müller'\n"
 
 
-def test_fix_applies_the_safe_fix_and_exits_0_when_nothing_remains(project, check):
+def test_fix_applies_the_fix_and_exits_0_when_nothing_remains(project, check):
     path = write(project / "bad.py")
-    run = check("--select", "AC107", "--fix", "bad.py")
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", "bad.py")
     assert run.exit_code == 0
     assert run.stdout == "Fixed 1 finding.\nAll checks passed (1 file checked).\n"
     assert path.read_text() == FIXED
@@ -29,7 +29,7 @@ def test_fix_applies_the_safe_fix_and_exits_0_when_nothing_remains(project, chec
 def test_fix_exits_1_for_the_findings_it_cannot_fix(project, check):
     write(project / "a.py", UNFIXABLE)
     write(project / "b.py")
-    run = check("--select", "AC107", "--fix", ".")
+    run = check("--select", "AC107", "--fix", "--unsafe-fixes", ".")
     assert run.exit_code == 1
     assert "Fixed 1 finding." in run.stdout
     assert run.stdout.count("AC107") == 1 and "a.py:2:21: AC107" in run.stdout
@@ -38,35 +38,35 @@ def test_fix_exits_1_for_the_findings_it_cannot_fix(project, check):
 
 def test_fix_twice_changes_nothing_the_second_time(project, check):
     path = write(project / "bad.py")
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     once = path.read_bytes()
-    run = check("--fix", "bad.py")
+    run = check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_bytes() == once
     assert "Fixed" not in run.stdout
 
 
 def test_fix_keeps_crlf_line_endings(project, check):
     path = write(project / "bad.py", FIXABLE.replace("\n", "\r\n").encode())
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_bytes() == FIXED.replace("\n", "\r\n").encode()
 
 
 def test_fix_keeps_a_declared_latin1_encoding(project, check):
     path = write(project / "bad.py", LATIN1.encode("latin-1"))
-    assert check("--fix", "bad.py").exit_code == 0
+    assert check("--fix", "--unsafe-fixes", "bad.py").exit_code == 0
     assert path.read_bytes() == LATIN1.replace("json.dumps(contract)", "json.dumps(contract, sort_keys=True)").encode("latin-1")
 
 
 def test_fix_keeps_a_utf8_bom(project, check):
     path = write(project / "bad.py", b"\xef\xbb\xbf" + FIXABLE.encode())
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_bytes() == b"\xef\xbb\xbf" + FIXED.encode()
 
 
 def test_fix_keeps_the_file_mode(project, check):
     path = write(project / "bad.py")
     path.chmod(0o751)
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     assert stat.S_IMODE(path.stat().st_mode) == 0o751
     assert path.read_text() == FIXED
 
@@ -74,7 +74,7 @@ def test_fix_keeps_the_file_mode(project, check):
 def test_fix_replaces_the_file_atomically_and_leaves_no_temporary_file(project, check):
     path = write(project / "bad.py")
     before = path.stat().st_ino
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     assert path.stat().st_ino != before  # a new file renamed over the old one
     assert sorted(p.name for p in project.iterdir() if p.name != ".a2alint_cache") == ["bad.py"]
 
@@ -86,7 +86,7 @@ def test_failed_write_leaves_the_original_intact(project, check, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(a2alint.fixes.os, "replace", refuse)
-    run = check("--fix", "bad.py")
+    run = check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE
     assert "bad.py: not fixed: Permission denied" in run.stderr
     assert [p.name for p in project.iterdir() if p.suffix != ""] == ["bad.py"]
@@ -96,7 +96,7 @@ def test_failed_write_leaves_the_original_intact(project, check, monkeypatch):
 def test_file_changed_on_disk_while_checking_is_not_overwritten(project, check, edited_meanwhile):
     path = write(project / "bad.py")
     edited_meanwhile(FIXABLE + "# edited meanwhile\n")
-    run = check("--fix", "bad.py")
+    run = check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE + "# edited meanwhile\n"
     assert "bad.py: not fixed: changed on disk while checking" in run.stderr
     assert run.exit_code == 1 and "bad.py:6:27: AC107" in run.stdout
@@ -107,7 +107,7 @@ def test_file_changed_on_disk_while_checking_is_not_overwritten(project, check, 
 
 def test_diff_prints_a_unified_diff_writes_nothing_and_exits_1(project, check):
     path = write(project / "bad.py")
-    run = check("--diff", "bad.py")
+    run = check("--diff", "--unsafe-fixes", "bad.py")
     assert run.exit_code == 1
     assert path.read_text() == FIXABLE
     lines = run.stdout.splitlines()
@@ -119,20 +119,20 @@ def test_diff_prints_a_unified_diff_writes_nothing_and_exits_1(project, check):
 @pytest.mark.parametrize("output_format", ["json", "sarif", "github"])
 def test_diff_is_the_whole_output_in_any_format(project, check, output_format):
     write(project / "bad.py")
-    run = check("--diff", "--format", output_format, "bad.py")
+    run = check("--diff", "--unsafe-fixes", "--format", output_format, "bad.py")
     assert run.stdout.startswith("--- a/bad.py\n+++ b/bad.py\n")
     assert all(line[:1] in " +-@" for line in run.stdout.splitlines())
 
 
 def test_diff_without_fixes_prints_nothing_and_exits_0(project, check):
     write(project / "bad.py", UNFIXABLE)
-    run = check("--diff", "bad.py")
+    run = check("--diff", "--unsafe-fixes", "bad.py")
     assert (run.exit_code, run.stdout) == (0, "")
 
 
 def test_diff_with_exit_zero_exits_0(project, check):
     write(project / "bad.py")
-    assert check("--diff", "--exit-zero", "bad.py").exit_code == 0
+    assert check("--diff", "--unsafe-fixes", "--exit-zero", "bad.py").exit_code == 0
 
 
 # --- unsafe fixes (with the test-only rule, whose fix is unsafe) --------------------------------
@@ -172,7 +172,7 @@ def test_diff_with_unsafe_fixes_shows_them(project, check, plugin_rule):
 def test_fix_that_would_not_parse_is_not_written(project, check, monkeypatch):
     path = write(project / "bad.py")
     monkeypatch.setattr("a2alint.runner.parses", lambda source: False)
-    run = check("--fix", "bad.py")
+    run = check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE
     assert run.exit_code == 1
     assert "Fixed" not in run.stdout
@@ -181,14 +181,14 @@ def test_fix_that_would_not_parse_is_not_written(project, check, monkeypatch):
 def test_fix_keeps_other_file_bytes_unchanged(project, check):
     source = FIXABLE.replace("import hashlib, json\n", "import hashlib, json\t# tabs\x0c and form feeds  \n")
     path = write(project / "bad.py", source)
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == source.replace("json.dumps(contract)", "json.dumps(contract, sort_keys=True)")
 
 
 def test_fix_ignores_its_cache_and_rewrites_after_a_cached_run(project, check):
     path = write(project / "bad.py")
     check("bad.py")  # fills the cache
-    check("--fix", "bad.py")
+    check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXED
     assert os.listdir(project / ".a2alint_cache")
 
@@ -234,5 +234,5 @@ def test_fix_passes_are_bounded(project, check, monkeypatch):
 
 def test_fix_keeps_cr_line_endings(project, check):
     path = write(project / "bad.py", FIXABLE.replace("\n", "\r").encode())
-    assert check("--fix", "bad.py").exit_code == 0
+    assert check("--fix", "--unsafe-fixes", "bad.py").exit_code == 0
     assert path.read_bytes() == FIXED.replace("\n", "\r").encode()

@@ -195,7 +195,7 @@ def test_a_file_name_that_is_not_utf8_is_reported_in_every_format_and_fixed(proj
         else:
             assert ("caf%E9.py" if output_format == "sarif" else "caf\\xe9.py") in report  # SARIF: the real name
         assert check("--format", output_format, ".").exit_code == 1  # through the cache too
-    assert check("--fix", ".").exit_code == 0
+    assert check("--fix", "--unsafe-fixes", ".").exit_code == 0
     assert (project / name).read_text() == FIXED
 
 
@@ -289,7 +289,7 @@ def test_a_fix_that_fails_half_way_writes_nothing(project, check, monkeypatch):
         raise ValueError("overlapping edits")
 
     monkeypatch.setattr(a2alint.runner.EditedText, "edited", overlapping)
-    run = check("--no-cache", "--fix", "bad.py")
+    run = check("--no-cache", "--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE
     assert run.exit_code == 2 and "internal error on bad.py: ValueError: overlapping edits" in run.stderr
     assert "Fixed" not in run.stdout

@@ -60,7 +60,7 @@ def test_json_positions_are_1_based_and_the_fix_is_documented(two_findings, chec
     assert (fixable["line"], fixable["column"], fixable["end_line"]) == (line, column, line)
     assert fixable["end_column"] == column + len("json.dumps(contract)")
     assert fixable["fix"] == {
-        "applicability": "safe",
+        "applicability": "unsafe",
         "edits": [
             {
                 "content": "json.dumps(contract, sort_keys=True)",
@@ -408,11 +408,12 @@ def test_grouped_lists_each_files_findings_under_its_name(two_findings, check):
     line, column = FIXABLE_AT
     assert run.stdout == (
         "pkg/a.py:\n  2:21 AC107 built-in hash() of Agent Card data is salted per process and differs between peers\n\n"
-        f"pkg/b.py:\n  {line}:{column} AC107 [*] json.dumps of Agent Card data without sort_keys=True feeds a hash; key order varies between peers\n\n"
+        f"pkg/b.py:\n  {line}:{column} AC107 json.dumps of Agent Card data without sort_keys=True feeds a hash; key order varies between peers\n\n"
         "pkg/twice.py:\n"
         "   2:21 AC107 built-in hash() of Agent Card data is salted per process and differs between peers\n"
         "  11:21 AC107 built-in hash() of Agent Card data is salted per process and differs between peers\n\n"
-        "Found 4 findings in 4 files checked (1 fixable with --fix).\n"
+        "Found 4 findings in 4 files checked.\n"
+        "No fixes available (1 hidden fix can be enabled with the --unsafe-fixes option).\n"
     )
     assert check("--output-format", "grouped", "-q", "pkg/clean.py").stdout == ""
 
@@ -467,11 +468,17 @@ def test_rules_that_say_they_have_no_fix_have_none_in_their_examples():
 def test_statistics_text_counts_per_code(two_findings, check):
     run = check("--statistics", "--select", "AC107", "pkg")
     assert run.exit_code == 1
-    assert run.stdout.splitlines() == ["    2\tAC107\t[*] unstable-contract-hash"]
+    assert run.stdout.splitlines() == [
+        "    2\tAC107\tunstable-contract-hash",
+        "Found 2 findings in 3 files checked.",
+        "No fixes available (1 hidden fix can be enabled with the --unsafe-fixes option).",
+    ]
 
 
 def test_statistics_json(two_findings, check):
     run = check("--statistics", "--format", "json", "--select", "AC107", "pkg")
+    assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": False}]
+    run = check("--statistics", "--format", "json", "--select", "AC107", "--unsafe-fixes", "pkg")
     assert run.json() == [{"code": "AC107", "name": "unstable-contract-hash", "count": 2, "fixable": True}]
 
 

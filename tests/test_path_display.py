@@ -26,8 +26,8 @@ def test_control_characters_are_shown_as_symbols_for_display_only():
 @pytest.mark.parametrize(
     "output_format, starts",
     [
-        ("text", (f"{SHOWN}:6:27: AC107", "  help:", "Found 1 finding")),
-        ("concise", (f"{SHOWN}:6:27: AC107", "Found 1 finding")),
+        ("text", (f"{SHOWN}:6:27: AC107", "  help:", "Found 1 finding", "No fixes available")),
+        ("concise", (f"{SHOWN}:6:27: AC107", "Found 1 finding", "No fixes available")),
         ("github", (f"::error file={SHOWN.replace(':', '%3A')},line=6,", f"::warning file={SHOWN.replace(':', '%3A')},line=6,")),
     ],
 )
@@ -42,5 +42,5 @@ def test_a_file_name_cannot_forge_a_line_of_the_report(project, check, output_fo
 def test_json_keeps_the_real_name_and_fix_writes_the_real_file(project, check):
     path = write(project / NAME, FIXABLE)
     assert check("--no-cache", "--format", "json", ".").json()["diagnostics"][0]["path"] == NAME
-    assert check("--no-cache", "--fix", ".").exit_code == 0
+    assert check("--no-cache", "--fix", "--unsafe-fixes", ".").exit_code == 0
     assert path.read_text(encoding="utf-8") == FIXED

@@ -27,7 +27,7 @@ def test_a_non_utf8_name_and_its_escape_spelled_out_are_two_files(project, check
 def test_fix_fixes_both_files_that_print_alike(project, check):
     _make(project, b"caf\xe9.py", FIXABLE)
     _make(project, b"caf\\xe9.py", FIXABLE)
-    run = check("--no-cache", "--fix", ".")
+    run = check("--no-cache", "--fix", "--unsafe-fixes", ".")
     assert "changed on disk" not in run.stderr, run.stderr
     for raw in (b"caf\xe9.py", b"caf\\xe9.py"):
         with open(os.path.join(os.fsencode(project), raw), encoding="utf-8") as stream:

@@ -48,9 +48,10 @@ def test_concise_is_exactly_one_line_per_finding(project, check, host_agent):
 
 def test_concise_keeps_the_summary_and_the_fix_marker_as_ruff_does(project, check):
     write(project / "bad.py", FIXABLE)
-    first, summary = check("--output-format", "concise", "--select", "AC107", "bad.py").stdout.splitlines()
+    first, summary, hint = check("--output-format", "concise", "--select", "AC107", "--unsafe-fixes", "bad.py").stdout.splitlines()
     assert FINDING_LINE.match(first) and " AC107 [*] " in first
-    assert summary == "Found 1 finding in 1 file checked (1 fixable with --fix)."
+    assert summary == "Found 1 finding in 1 file checked."
+    assert hint == "[*] 1 fixable with the --fix option."
 
 
 def test_full_frames_the_flagged_line_with_a_gutter_and_carets(project, check):

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to anot
 
 #: ``(arguments, source, what it becomes)`` for each command that writes a source file.
 WRITERS = {
-    "fix": (("--select", "AC107", "--fix"), FIXABLE, FIXED),
+    "fix": (("--select", "AC107", "--fix", "--unsafe-fixes"), FIXABLE, FIXED),
     "add-noqa": (("--add-noqa",), UNFIXABLE, NOQA),
 }
 
