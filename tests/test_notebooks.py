@@ -170,13 +170,13 @@ def test_fixes_and_noqa_comments_are_not_written_into_notebooks(project, check):
     run = check("digest.ipynb", "--fix", "--unsafe-fixes")
     assert run.stderr == "a2alint: digest.ipynb: not fixed: fixes are not applied to notebooks yet\n"
     assert run.exit_code == 1 and "AC107" in run.stdout
-    diff = check("digest.ipynb", "--diff")
+    diff = check("digest.ipynb", "--diff", "--unsafe-fixes")
     assert (diff.stdout, diff.stderr) == ("", run.stderr)
     added = check("digest.ipynb", "--add-noqa")
     assert added.stderr == "a2alint: digest.ipynb: no noqa added: noqa comments are not added to notebooks yet\n"
     assert added.exit_code == 1
     assert (project / "digest.ipynb").read_text(encoding="utf-8") == text
-    piped = check("--fix", "--stdin-filename", "digest.ipynb", "-", input=text)  # an editor's "fix on save"
+    piped = check("--fix", "--unsafe-fixes", "--stdin-filename", "digest.ipynb", "-", input=text)  # an editor's "fix on save"
     assert piped.stdout == text and "not fixed: fixes are not applied to notebooks yet" in piped.stderr
     broken = '{"cells": [\n'
     assert check("--fix", "--stdin-filename", "broken.ipynb", "-", input=broken).stdout == broken
