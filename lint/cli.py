@@ -129,7 +129,17 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-@main.command()
+
+class _CheckCommand(click.Command):
+    """``check``, whose ``--add-noqa`` takes a reason only as ``--add-noqa=REASON``, as
+    ruff's does: a path after a bare ``--add-noqa`` stays a path."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        end = args.index("--") if "--" in args else len(args)
+        return super().parse_args(ctx, [f"{a}=" if a == "--add-noqa" and i < end else a for i, a in enumerate(args)])
+
+
+@main.command(cls=_CheckCommand)
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--select", multiple=True, help="Rule codes or prefixes to enable (replaces the config's), e.g. AC1,AC201, or ALL.")
 @click.option("--extend-select", multiple=True, help="Rule codes or prefixes to enable on top of the selection.")
@@ -183,7 +193,10 @@ def _standard_streams() -> None:
 )
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), help="Hide the findings recorded in this baseline file; new ones still count.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False), help="Record every current finding in this baseline file, and exit 0.")
-@click.option("--add-noqa", "add_noqa_comments", is_flag=True, help="Add '# noqa: CODE' comments for every current finding.")
+@click.option(
+    "--add-noqa", "add_noqa_reason", metavar="[=REASON]", default=None,
+    help="Add '# noqa: CODE' comments for every current finding; with =REASON, '# noqa: CODE REASON'.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Show tracebacks of internal errors, and the calls a module's imports keep a2alint from reading.")
 def check(
     paths: tuple[str, ...],
@@ -218,7 +231,7 @@ def check(
     per_file_ignores: tuple[str, ...],
     baseline_file: str | None,
     write_baseline_file: str | None,
-    add_noqa_comments: bool,
+    add_noqa_reason: str | None,
     verbose: bool,
 ) -> None:
     """Check PATHS (files or directories; default '.'; '-' reads stdin)."""
@@ -264,6 +277,11 @@ def check(
         raise click.UsageError(str(error)) from None
     except ConfigError as error:
         _fail(str(error))
+    from a2alint.suppressions import reason_problem
+
+    add_noqa_comments = add_noqa_reason is not None
+    if add_noqa_reason and reason_problem(add_noqa_reason):
+        raise click.UsageError(f"--add-noqa: {reason_problem(add_noqa_reason)}")
     fix_mode = ("unsafe" if unsafe_fixes else "safe") if (fix or diff) else None
     linter = Linter(registry, report_unused_noqa=report_unused_noqa, ignore_noqa=ignore_noqa, verbose=verbose)
     # (the cache holds findings with the noqa comments applied: --ignore-noqa does without it)
@@ -290,6 +308,8 @@ def check(
         _fail(str(error))
 
     results: list[FileResult] = []
+    work: list = []
+    context: list = []
     problems = []
     located: dict[str, Path] = {}  # display path -> the file's real path
     try:
@@ -328,7 +348,7 @@ def check(
 
     failed = bool(errors) or any(p.fatal for p in problems)
     if add_noqa_comments:
-        left = _add_noqa(linter, resolver, results, located)
+        left = _add_noqa(linter, results, located, lambda changed: _check_again(linter, changed, work, context), add_noqa_reason or "")
         sys.exit(2 if failed else 1 if left and not exit_zero else 0)
     fixed_count = 0
     if fix_mode:
@@ -592,56 +612,76 @@ def _patterns(values: tuple[str, ...], option: str) -> tuple[str, ...]:
     return patterns
 
 
-def _add_noqa(linter: Linter, resolver: SettingsResolver, results: list[FileResult], located: dict[str, Path]) -> int:
-    """Add a ``# noqa: CODE`` for every finding of every file, as a fix is written (checked
-    on the file as it is now, verified to parse, written atomically unless the file changed
-    meanwhile); the number of findings left without one."""
+def _check_again(linter: Linter, changed: list[FileResult], work: list, context: list) -> list[FileResult]:
+    """``changed`` checked again from their files, in the project they were checked in."""
+    from a2alint.runner import check_files
+
+    names = {result.display for result in changed}
+    again = [item for item in work if item[0] in names]
+    return check_files(linter, again, jobs=1, context=[item for item in work if item[0] not in names] + context)
+
+
+def _add_noqa(
+    linter: Linter, results: list[FileResult], located: dict[str, Path], recheck: Callable[[list[FileResult]], list[FileResult]],
+    reason: str,
+) -> int:
+    """Add a ``# noqa: CODE`` (then ``reason``) for every finding the check reported, in
+    the project it was checked in, as a fix is written (verified to parse, written
+    atomically unless the file changed meanwhile); the number of findings left without
+    one. A file that changed since it was checked is checked again first (``recheck``:
+    in the same project)."""
     from a2alint.fixes import parses
     from a2alint.notebooks import is_notebook
-    from a2alint.runner import read_source
+    from a2alint.runner import decoded, read_source
     from a2alint.suppressions import NOT_SUPPRESSIBLE, add_noqa
 
     added = files = left = 0
+    current: dict[str, bytes] = {}
     for result in results:
-        if all(d.code in NOT_SUPPRESSIBLE for d in result.diagnostics):
-            left += len(result.diagnostics)
+        if any(d.code not in NOT_SUPPRESSIBLE for d in result.diagnostics):
+            try:
+                current[result.display] = read_source(_real_path(result, located), len(result.data) + 1)
+            except OSError as error:
+                click.echo(f"a2alint: {result.display}: no noqa added: {error.strerror}", err=True)
+        left += sum(d.code in NOT_SUPPRESSIBLE or result.display not in current for d in result.diagnostics)
+    changed = [r for r in results if r.display in current and current[r.display] != r.data]
+    fresh = {r.display: r for r in (recheck(changed) if changed else [])}
+    for result in results:
+        if result.display not in current:
             continue
-        path = _real_path(result, located)
-        if is_notebook(path):
+        if is_notebook(_real_path(result, located)):
             click.echo(f"a2alint: {result.display}: no noqa added: noqa comments are not added to notebooks yet", err=True)
-            left += len(result.diagnostics)
+            left += sum(d.code not in NOT_SUPPRESSIBLE for d in result.diagnostics)
+            continue
+        result = fresh.get(result.display, result)
+        wanted: dict[int, set[str]] = {}
+        for diagnostic in result.diagnostics:
+            if diagnostic.code not in NOT_SUPPRESSIBLE:
+                wanted.setdefault(diagnostic.line, set()).add(diagnostic.code)
+        if not wanted:
             continue
         try:
-            data = read_source(path, resolver.for_path(path).max_file_size)
-        except OSError as error:
-            click.echo(f"a2alint: {result.display}: no noqa added: {error.strerror}", err=True)
-            left += len(result.diagnostics)
+            text, encoding = (result.original, result.encoding) if result.original is not None else decoded(result.data)
+        except (SyntaxError, LookupError, UnicodeDecodeError):  # (a file that cannot be decoded has no other finding)
             continue
-        fresh = linter.check_bytes(data, result.display, path, resolver.for_path(path))
-        wanted: dict[int, set[str]] = {}
-        for diagnostic in fresh.diagnostics:
-            if diagnostic.code in NOT_SUPPRESSIBLE:
-                left += 1
-            else:
-                wanted.setdefault(diagnostic.line, set()).add(diagnostic.code)
-        if not wanted or fresh.original is None:
-            continue
-        commented, count, skipped = add_noqa(fresh.original, wanted)
+        commented, count, skipped = add_noqa(text, wanted, reason)
         for line, why in skipped:
             click.echo(f"a2alint: {result.display}:{line}: no noqa added: {why}", err=True)
             left += len(wanted[line])
         if not count:
             continue
         if parses(commented.text):
-            reason = _write_edited(path, data, fresh.original, commented.changes, fresh.encoding)
+            failure = _write_edited(_real_path(result, located), result.data, text, commented.changes, encoding)
         else:
-            reason = "the comments would stop it parsing"
-        if reason:
-            click.echo(f"a2alint: {result.display}: no noqa added: {reason}", err=True)
+            failure = "the comments would stop it parsing"
+        if failure:
+            click.echo(f"a2alint: {result.display}: no noqa added: {failure}", err=True)
             left += count
             continue
         added, files = added + count, files + 1
     click.echo(f"Added {added} noqa code{'' if added == 1 else 's'} to {files} file{'' if files == 1 else 's'}.")
+    if left:
+        click.echo(f"a2alint: {left} finding{' was' if left == 1 else 's were'} left without a noqa: the check still reports {'it' if left == 1 else 'them'}", err=True)
     return left
 
 

@@ -175,8 +175,7 @@ class Linter:
             )
             return prepared
         try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-            text = data.decode(encoding)
+            text, encoding = decoded(data)
         except (SyntaxError, LookupError, UnicodeDecodeError) as error:
             if not marked:
                 self._unparsable(result, enabled, *_undecodable(data, error))
@@ -588,6 +587,13 @@ def _undecodable(data: bytes, error: Exception) -> tuple[int, int, str]:
         f"({error.reason}); save it as UTF-8 or declare its encoding with a coding line "
         "such as '# -*- coding: latin-1 -*-'"
     )
+
+
+def decoded(data: bytes) -> tuple[str, str]:
+    """The text of a file's bytes as Python reads them, and their encoding; SyntaxError,
+    LookupError or UnicodeDecodeError when Python would refuse them."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding), encoding
 
 
 def read_source(path: Path, limit: int = MAX_BYTES) -> bytes:
@@ -1222,9 +1228,11 @@ def _receive(connection):
 
 
 def _shipped(run: ProjectRun, result: FileResult) -> FileResult:
-    """A worker's result as it is sent back: the text only when fixes are written with it."""
+    """A worker's result as it is sent back: the text only when fixes are written with it
+    (the bytes it was read from always: ``--add-noqa`` tells by them whether the file
+    changed since)."""
     if run.fix is None:
-        result.data, result.original = b"", None
+        result.original = None
     return result
 
 

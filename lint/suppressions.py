@@ -139,12 +139,26 @@ def _replaced(line: int, start: int, end: int, text: str) -> Edit:
 NOT_SUPPRESSIBLE = frozenset({"AC000", "AC001"})
 
 
-def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[EditedText, int, list[tuple[int, str]]]:
-    """``source`` with ``# noqa: CODE`` at the end of each line of ``codes_by_line`` (an
-    existing ``# noqa: ...`` there is extended); how many codes were added, and the lines
-    left alone with why. Only comments are added: no other byte changes, not even the
-    whitespace a line ends in, which the comment follows (two characters of whitespace, at
-    least, apart from the code: the line's own count)."""
+def reason_problem(reason: str) -> str | None:
+    """Why ``reason`` cannot follow the codes of a ``# noqa`` (``# noqa: AC107 REASON``),
+    if it cannot: it would end the line, or be read as more codes."""
+    if not reason.strip() or any(not character.isprintable() for character in reason):
+        return "a reason is one line of printable text"
+    match = _NOQA.match(f"# noqa: AC000 {reason}")
+    if match is None or match.group("codes") != "AC000":
+        return f"{reason!r} would be read as rule codes; start it with a word that is not one"
+    return None
+
+
+def add_noqa(
+    source: str, codes_by_line: dict[int, set[str]], reason: str = ""
+) -> tuple[EditedText, int, list[tuple[int, str]]]:
+    """``source`` with ``# noqa: CODE`` (then `` reason``, when one is given) at the end of
+    each line of ``codes_by_line`` (an existing ``# noqa: ...`` there is extended with the
+    codes, and keeps its own words); how many codes were added, and the lines left alone
+    with why. Only comments are added: no other byte changes, not even the whitespace a
+    line ends in, which the comment follows (two characters of whitespace, at least, apart
+    from the code: the line's own count)."""
     lines = split_lines(source)
     try:
         open_ends = _open_line_ends(source, lines)
@@ -171,7 +185,7 @@ def add_noqa(source: str, codes_by_line: dict[int, set[str]]) -> tuple[EditedTex
         else:
             body = lines[number - 1].rstrip("\r\n")
             trailing = len(body) - len(body.rstrip(" \t"))
-            at, comment = len(body) + 1, " " * max(2 - trailing, 0) + f"# noqa: {codes}"
+            at, comment = len(body) + 1, " " * max(2 - trailing, 0) + f"# noqa: {codes}" + (f" {reason}" if reason else "")
         comments.append(Edit(Position(number, at), Position(number, at), comment))
         added += len(new)
     return EditedText(source).edited(comments), added, skipped

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 
+from a2alint import cli
 from conftest import FIXABLE, UNFIXABLE, write
 
 #: AC107 at line 2 (UNFIXABLE) and line 3, whose end is inside a string.
@@ -38,7 +39,10 @@ def test_a_line_that_ends_inside_a_string_is_left_and_said(project, check):
     path = write(project / "a.py", IN_STRING)
     run = check("--add-noqa", ".")
     assert run.stdout == "Added 1 noqa code to 1 file.\n"
-    assert run.stderr == "a2alint: a.py:3: no noqa added: the line ends inside a string or continues on the next one; add the comment by hand\n"
+    assert run.stderr == (
+        "a2alint: a.py:3: no noqa added: the line ends inside a string or continues on the next one; add the comment by hand\n"
+        "a2alint: 1 finding was left without a noqa: the check still reports it\n"
+    )
     assert run.exit_code == 1  # a finding is left
     assert path.read_text() == IN_STRING.replace("json())\n", "json())  # noqa: AC107\n", 1)
 
@@ -83,4 +87,78 @@ def test_add_noqa_with_fix_or_stdin_is_a_usage_error(project, check):
     write(project / "a.py", UNFIXABLE)
     assert check("--add-noqa", "--fix", ".").exit_code == 2
     assert check("--add-noqa", "-", input=UNFIXABLE).exit_code == 2
+    assert (project / "a.py").read_text() == UNFIXABLE
+
+
+# --- findings that rest on another module ------------------------------------------------
+
+#: ``digests.py`` alone is no A2A code: its hash is of card data only because ``client.py``
+#: hands it a card's fields (AC107, with a safe fix).
+DIGESTS = '''\
+import hashlib
+import json
+
+
+def contract_digest(terms):
+    return hashlib.sha256(json.dumps(terms).encode()).hexdigest()
+'''
+CLIENT = '''\
+import httpx
+from a2a.client import A2ACardResolver
+
+from digests import contract_digest
+
+
+async def pin(base_url):
+    async with httpx.AsyncClient() as http:
+        card = await A2ACardResolver(http, base_url).get_agent_card()
+    return contract_digest({"protocolVersion": card.protocol_version, "security": card.security})
+'''
+
+
+def cross_module_project(folder):
+    """The two modules; the path of ``digests.py``, where the finding is."""
+    write(folder / "client.py", CLIENT)
+    return write(folder / "digests.py", DIGESTS)
+
+
+def test_a_finding_that_rests_on_another_module_is_commented_as_the_check_reports_it(project, check):
+    digests = cross_module_project(project)
+    assert check(".").stdout.startswith("digests.py:6:27: AC107")
+    run = check("--add-noqa", ".")
+    assert (run.exit_code, run.stdout, run.stderr) == (0, "Added 1 noqa code to 1 file.\n", "")
+    assert digests.read_text() == DIGESTS.replace("hexdigest()\n", "hexdigest()  # noqa: AC107\n")
+    assert check(".").exit_code == 0
+
+
+def test_a_file_changed_since_the_check_is_checked_again_in_its_project(project, check, monkeypatch):
+    digests = cross_module_project(project)
+    comment = cli._add_noqa
+
+    def edited_first(*arguments):
+        digests.write_text("# a header written meanwhile\n" + DIGESTS)
+        return comment(*arguments)
+
+    monkeypatch.setattr(cli, "_add_noqa", edited_first)
+    run = check("--add-noqa", ".")
+    assert (run.exit_code, run.stdout) == (0, "Added 1 noqa code to 1 file.\n")
+    assert digests.read_text() == "# a header written meanwhile\n" + DIGESTS.replace("hexdigest()\n", "hexdigest()  # noqa: AC107\n")
+
+
+def test_a_reason_follows_the_codes_and_the_comment_still_suppresses(project, check):
+    path = write(project / "a.py", UNFIXABLE)
+    run = check("--add-noqa=legacy digests, see #12", ".")
+    assert (run.exit_code, run.stdout) == (0, "Added 1 noqa code to 1 file.\n")
+    assert path.read_text() == UNFIXABLE.replace("json())\n", "json())  # noqa: AC107 legacy digests, see #12\n")
+    assert check("--report-unused-noqa", ".").exit_code == 0
+
+
+def test_a_path_after_a_bare_add_noqa_is_a_path_and_a_reason_read_as_codes_is_refused(project, check):
+    write(project / "a.py", UNFIXABLE)
+    path = write(project / "src" / "b.py", UNFIXABLE)
+    assert check("--add-noqa", "src").stdout == "Added 1 noqa code to 1 file.\n"
+    assert path.read_text().endswith("json())  # noqa: AC107\n")
+    assert (project / "a.py").read_text() == UNFIXABLE
+    refused = check("--add-noqa=v2 migration", ".")
+    assert refused.exit_code == 2 and "would be read as rule codes" in refused.stderr
     assert (project / "a.py").read_text() == UNFIXABLE
