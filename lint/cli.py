@@ -20,7 +20,6 @@ import click
 from a2alint import __version__, reporters
 from a2alint.cache import CACHE_DIR_VARIABLE, Cache, cache_folder, clean as clean_cache
 from a2alint.config import ConfigError, Layer, Overrides, SelectionError, SettingsResolver, config_options, describe
-from a2alint.diagnostics import Diagnostic
 from a2alint.discovery import discover, excluded, project_context, project_root
 from a2alint.globs import made_absolute, unreadable_pattern
 from a2alint.paths import resolved
@@ -352,7 +351,7 @@ def check(
         sys.exit(2 if failed else 1 if left and not exit_zero else 0)
     fixed_count = 0
     if fix_mode:
-        fixed_count = _apply(results, paths == ("-",), diff, lambda r: _unfixed(linter, resolver, r, located), located)
+        fixed_count = _apply(results, paths == ("-",), diff, located)
     applied = {r.display: r.fixes_applied for r in results if r.fixed is not None and show_fixes and not diff}
     diagnostics = reporters.sorted_diagnostics(d for r in results for d in r.diagnostics)
     lines_of = lines_reader(results, located)
@@ -524,12 +523,6 @@ def _check_stdin_as(
     return result
 
 
-def _unfixed(linter: Linter, resolver: SettingsResolver, result: FileResult, located: dict[str, Path]) -> list[Diagnostic]:
-    """The findings of a file as it was read, for a fix that could not be written."""
-    path = _real_path(result, located)
-    return linter.check_bytes(result.data, result.display, path, resolver.for_path(path)).diagnostics
-
-
 def _write_stdout(data: bytes) -> None:
     """Source for an editor that piped it in: in the encoding it came in, not stdout's."""
     sys.stdout.flush()
@@ -542,12 +535,9 @@ def _real_path(result: FileResult, located: dict[str, Path]) -> Path:
     return resolved(located.get(result.display, Path(result.display)))
 
 
-def _apply(
-    results: list[FileResult], stdin: bool, diff: bool, unfixed: Callable[[FileResult], list[Diagnostic]],
-    located: dict[str, Path],
-) -> int:
+def _apply(results: list[FileResult], stdin: bool, diff: bool, located: dict[str, Path]) -> int:
     """Write (or, with --diff, print) every fixed file; the number of findings fixed. A file
-    that cannot be written keeps the findings it had (``unfixed``), so they still count."""
+    that cannot be written keeps the findings it had in its project, so they still count."""
     from a2alint.fixes import split_lines
     from a2alint.runner import MAX_BYTES
 
@@ -574,7 +564,7 @@ def _apply(
             reason = _write_edited(path, result.data, result.original or "", result.changes, result.encoding)
             if reason:
                 click.echo(f"a2alint: {result.display}: not fixed: {reason}", err=True)
-                result.diagnostics, result.fixed = unfixed(result), None
+                result.diagnostics, result.fixed = result.unfixed, None
                 continue
         fixed += len(result.fixes_applied)
     return fixed

@@ -73,6 +73,9 @@ class FileResult:
     original: str | None = None
     fixed: str | None = None  # the text after fixes, when they changed it
     changes: list[Change] = field(default_factory=list)  # the fixes, as changes to ``original``
+    #: The findings of ``original`` in its project, when fixes changed it: what stands if
+    #: the fixed text cannot be written.
+    unfixed: list[Diagnostic] = field(default_factory=list)
     encoding: str = "utf-8"
     data: bytes = b""
     #: The findings whose fixes were applied, pass after pass.
@@ -347,7 +350,7 @@ class Linter:
             diagnostics, result.errors = self.lint_text(edited.text, result.display, settings, enabled, analysis, path)
         if edited.text != result.original:
             result.fixed, result.changes = edited.text, edited.changes
-            result.diagnostics = diagnostics
+            result.unfixed, result.diagnostics = result.diagnostics, diagnostics
 
     # -- source text --
     def lint_text(

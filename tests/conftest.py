@@ -46,6 +46,37 @@ UNFIXABLE = "import a2a\ndef f(card): return hash(card.model_dump_json())\n"
 #: A2A client code with nothing to report.
 CLEAN = "import a2a\n\nx = 1\n"
 
+#: ``digests.py`` alone is no A2A code: its hash is of card data only because ``client.py``
+#: hands it a card's fields (AC107 at line 6, with a safe fix:
+#: ``sort_keys=True``).
+DIGESTS = '''\
+import hashlib
+import json
+
+
+def contract_digest(terms):
+    return hashlib.sha256(json.dumps(terms).encode()).hexdigest()
+'''
+CLIENT = '''\
+import httpx
+from a2a.client import A2ACardResolver
+
+from digests import contract_digest
+
+
+async def pin(base_url):
+    async with httpx.AsyncClient() as http:
+        card = await A2ACardResolver(http, base_url).get_agent_card()
+    return contract_digest({"protocolVersion": card.protocol_version, "security": card.security})
+'''
+
+
+def cross_module_project(folder: Path) -> Path:
+    """``client.py`` and ``digests.py`` in ``folder``; the path of ``digests.py``, where the finding is."""
+    write(folder / "client.py", CLIENT)
+    return write(folder / "digests.py", DIGESTS)
+
+
 INSTALLED = Path(sys.executable).with_name("a2alint")
 
 

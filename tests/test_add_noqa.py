@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 
 from a2alint import cli
-from conftest import FIXABLE, UNFIXABLE, write
+from conftest import DIGESTS, FIXABLE, UNFIXABLE, cross_module_project, write
 
 #: AC107 at line 2 (UNFIXABLE) and line 3, whose end is inside a string.
 IN_STRING = UNFIXABLE + 'def g(card): return hash(card.model_dump_json() + """\n""")\n'
@@ -91,36 +91,6 @@ def test_add_noqa_with_fix_or_stdin_is_a_usage_error(project, check):
 
 
 # --- findings that rest on another module ------------------------------------------------
-
-#: ``digests.py`` alone is no A2A code: its hash is of card data only because ``client.py``
-#: hands it a card's fields (AC107, with a safe fix).
-DIGESTS = '''\
-import hashlib
-import json
-
-
-def contract_digest(terms):
-    return hashlib.sha256(json.dumps(terms).encode()).hexdigest()
-'''
-CLIENT = '''\
-import httpx
-from a2a.client import A2ACardResolver
-
-from digests import contract_digest
-
-
-async def pin(base_url):
-    async with httpx.AsyncClient() as http:
-        card = await A2ACardResolver(http, base_url).get_agent_card()
-    return contract_digest({"protocolVersion": card.protocol_version, "security": card.security})
-'''
-
-
-def cross_module_project(folder):
-    """The two modules; the path of ``digests.py``, where the finding is."""
-    write(folder / "client.py", CLIENT)
-    return write(folder / "digests.py", DIGESTS)
-
 
 def test_a_finding_that_rests_on_another_module_is_commented_as_the_check_reports_it(project, check):
     digests = cross_module_project(project)

@@ -13,7 +13,7 @@ import a2alint.cli as cli_module
 import a2alint.fixes
 from a2alint.registry import load_rules
 from a2alint.rule import Replace
-from conftest import FIXABLE, FIXED, UNFIXABLE, PrintIsPreview, write
+from conftest import DIGESTS, FIXABLE, FIXED, UNFIXABLE, PrintIsPreview, cross_module_project, write
 
 LATIN1 = "# -*- coding: latin-1 -*-\n" + FIXABLE + "OWNER = 'Zoë Müller'\n"
 
@@ -236,3 +236,27 @@ def test_fix_keeps_cr_line_endings(project, check):
     path = write(project / "bad.py", FIXABLE.replace("\n", "\r").encode())
     assert check("--fix", "--unsafe-fixes", "bad.py").exit_code == 0
     assert path.read_bytes() == FIXED.replace("\n", "\r").encode()
+
+
+# --- a fix whose finding rests on another module ------------------------------------------
+
+
+def test_a_fix_of_a_finding_that_rests_on_another_module_is_applied_to_the_file_named(project, check):
+    write(project / "pyproject.toml", "[tool.a2alint]\n")  # a project root: client.py is read for digests.py
+    digests = cross_module_project(project)
+    run = check("--fix", "digests.py")
+    assert (run.exit_code, run.stdout) == (0, "Fixed 1 finding.\nAll checks passed (1 file checked).\n")
+    assert digests.read_text() == DIGESTS.replace("json.dumps(terms)", "json.dumps(terms, sort_keys=True)")
+
+
+def test_a_fix_that_cannot_be_written_keeps_the_finding_the_project_gave(project, check, monkeypatch):
+    digests = cross_module_project(project)
+
+    def refuse(source, target):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(a2alint.fixes.os, "replace", refuse)
+    run = check("--fix", ".")
+    assert digests.read_text() == DIGESTS
+    assert "digests.py: not fixed: Permission denied" in run.stderr
+    assert run.exit_code == 1 and "digests.py:6:27: AC107" in run.stdout

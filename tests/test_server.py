@@ -27,7 +27,7 @@ from a2alint.registry import load_rules  # noqa: E402
 from a2alint.reporters import rule_url  # noqa: E402
 from a2alint.rule import Files, Invalid  # noqa: E402
 from a2alint.runner import lint_source  # noqa: E402
-from conftest import FIXABLE, FIXABLE_AT  # noqa: E402
+from conftest import DIGESTS, FIXABLE, FIXABLE_AT, cross_module_project  # noqa: E402
 from conftest import FIXED as FIXED_SOURCE  # noqa: E402
 
 TIMEOUT = 15.0
@@ -575,3 +575,18 @@ def test_the_server_collects_garbage_after_each_lint_and_the_whole_heap_now_and_
     for busy in (False, True, False, False, True, True):
         collector.linted(Loop(), lambda busy=busy: busy)
     assert collected == [1, 2, 1, 2]  # the 2nd and 5th ran beside another lint: no young collection
+
+
+def test_fix_all_applies_a_fix_whose_finding_rests_on_another_module(tmp_path: Path):
+    digests = cross_module_project(tmp_path)  # client.py stays closed: read from disk
+    server = LspClient(tmp_path)
+    try:
+        server.initialize(tmp_path, {"debounce": DEBOUNCE, **ONLY_AC107})
+        assert [d["code"] for d in server.open(digests, DIGESTS)["diagnostics"]] == ["AC107"]
+        start = {"line": 0, "character": 0}
+        [fix_all] = code_actions(server, digests, {"start": start, "end": start}, only=["source.fixAll"])
+        fixed = apply(DIGESTS, document_edits(fix_all, digests.as_uri()))
+        assert fixed == DIGESTS.replace("json.dumps(terms)", "json.dumps(terms, sort_keys=True)")
+        assert server.change(digests, 2, fixed)["diagnostics"] == []
+    finally:
+        server.close()
