@@ -79,13 +79,18 @@ def test_fix_replaces_the_file_atomically_and_leaves_no_temporary_file(project, 
     assert sorted(p.name for p in project.iterdir() if p.name != ".a2alint_cache") == ["bad.py"]
 
 
-def test_failed_write_leaves_the_original_intact(project, check, monkeypatch):
-    path = write(project / "bad.py")
+def refuse_writes(monkeypatch) -> None:
+    """Every fixed file's write fails, as in a folder the user may not write to."""
 
     def refuse(source, target):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(a2alint.fixes.os, "replace", refuse)
+
+
+def test_failed_write_leaves_the_original_intact(project, check, monkeypatch):
+    path = write(project / "bad.py")
+    refuse_writes(monkeypatch)
     run = check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE
     assert "bad.py: not fixed: Permission denied" in run.stderr
@@ -251,11 +256,7 @@ def test_a_fix_of_a_finding_that_rests_on_another_module_is_applied_to_the_file_
 
 def test_a_fix_that_cannot_be_written_keeps_the_finding_the_project_gave(project, check, monkeypatch):
     digests = cross_module_project(project)
-
-    def refuse(source, target):
-        raise PermissionError(13, "Permission denied")
-
-    monkeypatch.setattr(a2alint.fixes.os, "replace", refuse)
+    refuse_writes(monkeypatch)
     run = check("--fix", ".")
     assert digests.read_text() == DIGESTS
     assert "digests.py: not fixed: Permission denied" in run.stderr
