@@ -181,6 +181,10 @@ class _CheckCommand(click.Command):
     "--force-exclude/--no-force-exclude", default=None,
     help="Apply exclusions to paths named on the command line too (over the config's force-exclude).",
 )
+@click.option(
+    "--only-named", is_flag=True,
+    help="Report on the files named only; not on the modules of their project whose findings rest on them.",
+)
 @click.option("--extend-exclude", multiple=True, help="More glob patterns to exclude.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, one per line, and check nothing.")
 @click.option("--report-unused-noqa", is_flag=True, help="Report '# noqa' codes that suppressed nothing (AC001).")
@@ -223,6 +227,7 @@ def check(
     isolated: bool,
     stdin_filename: str | None,
     force_exclude: bool | None,
+    only_named: bool,
     extend_exclude: tuple[str, ...],
     show_files: bool,
     report_unused_noqa: bool,
@@ -326,11 +331,14 @@ def check(
             for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline_file)):
                 if target and resolved(Path(target)) in checked:
                     _fail(f"{option} {target}: is one of the files being checked")
-            located = dict(found)
-            files = [display for display, _ in found]
             work = [(display, path, resolver.for_path(path)) for display, path in found]
             context = _context(found, paths, resolver)
-            results.extend(check_files(linter, work, fix_mode, cache, jobs, context))
+            # files named (pre-commit's changed files) bring in the modules whose findings rest
+            # on them; a folder named is checked as it is, what is below it
+            dependents = bool(paths) and not only_named and all(os.path.isfile(resolver.cwd / p) for p in paths)
+            results.extend(check_files(linter, work, fix_mode, cache, jobs, context, dependents=dependents))
+            located = dict(found) | {display: path for display, path, _ in context}
+            files = [result.display for result in results]  # (with the modules whose findings rest on them)
     except ConfigError as error:
         _fail(str(error))
 

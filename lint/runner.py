@@ -828,6 +828,16 @@ class ProjectRun:
                 setattr(record, field, found)
         return found
 
+    def add_dependents(self) -> None:
+        """Report on the modules of the project's A2A code whose findings can rest on the
+        files reported on: those that import one of them, or that one of them imports,
+        within a question's reach (:data:`REACH`). An edit can make or mend a finding in a
+        caller (a helper that now fetches a card) or in a helper (a caller that now hands
+        it a card); mypy likewise reports the errors an edit makes in other modules."""
+        reported = {resolved(item[1]) for item in self.files}
+        near = set().union(*(self.graph.users(path) | self.graph.used(path) for path in reported)) - reported
+        self.files = self.files + [self.entries[path] for path in sorted(near, key=str) if self.checks(path)]
+
     def checks(self, path: Path) -> bool:
         """Whether ``path`` is checked as part of the project's A2A code: an A2A module, or
         a module next to one whose text can take part: an importer that names a function
@@ -1064,10 +1074,13 @@ def check_files(
     jobs: int = 0,
     context: list[tuple[str, Path, Settings]] | tuple = (),
     read: Callable[[Path], bytes] | None = None,
+    dependents: bool = False,
 ) -> list[FileResult]:
     """Check ``files`` (display path, path, settings) as one project with ``context``
-    (the rest of its files); results in the same order. ``read`` gives a file's bytes
-    (a buffer in place of the file it was read from).
+    (the rest of its files); results in the same order, then, with ``dependents``, those
+    of the modules of ``context`` whose findings can rest on ``files``
+    (:meth:`ProjectRun.add_dependents`). ``read`` gives a file's bytes (a buffer in
+    place of the file it was read from).
 
     Files that cannot matter are settled on their bytes: in a large tree that is most of
     them. The project's A2A code is checked in this process, or, when there is enough of
@@ -1075,7 +1088,9 @@ def check_files(
     check that share against the facts of all of it."""
     with _collector_paused():  # the project's models live for the whole run: nothing to collect
         run = ProjectRun(linter, files, context, fix, cache, read)
-        results: list[FileResult | None] = [run.settled(i) for i in range(len(files))]
+        if dependents:
+            run.add_dependents()
+        results: list[FileResult | None] = [run.settled(i) for i in range(len(run.files))]
         pending = [i for i, r in enumerate(results) if r is None]
         jobs = min(jobs or available_cpus(), MOST_JOBS_PER_CPU * available_cpus(), len(pending) or 1)
         if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:

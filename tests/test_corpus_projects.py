@@ -112,10 +112,12 @@ def ttl_finding(report: dict) -> dict:
 
 
 def test_a_file_named_alone_is_checked_with_the_rest_of_its_project(ttl_project: Path):
-    """pre-commit passes only the changed files: the fetch in client.py still counts."""
-    report = json.loads(run(ttl_project, "check", "--no-cache", "--format", "json", REMOTE).stdout)
+    """pre-commit passes only the changed files: the fetch in client.py still counts (and
+    the modules whose findings rest on remote.py are reported too, unless --only-named)."""
+    report = json.loads(run(ttl_project, "check", "--no-cache", "--format", "json", "--only-named", REMOTE).stdout)
     assert report["files"] == 1
     assert CLIENT in [note["path"] for note in ttl_finding(report)["related"]]
+    assert json.loads(run(ttl_project, "check", "--no-cache", "--format", "json", REMOTE).stdout)["files"] > 1
 
 
 def test_a_buffer_piped_in_is_checked_with_the_rest_of_its_project(ttl_project: Path):
@@ -141,7 +143,7 @@ def test_with_a_warm_cache_the_rest_of_the_project_comes_from_it(ttl_project: Pa
 
     monkeypatch.setattr(runner_module.Linter, "prepare", counting_prepare)
     monkeypatch.setattr(Cache, "get_facts", counting_get_facts)
-    report = json.loads(run(ttl_project, "check", "--format", "json", REMOTE).stdout)
+    report = json.loads(run(ttl_project, "check", "--format", "json", "--only-named", REMOTE).stdout)
     assert CLIENT in [note["path"] for note in ttl_finding(report)["related"]]
     assert any(cached), "client.py's facts are read from the cache"
     # the edited file is parsed, and client.py only to place the note that points into it

@@ -250,7 +250,7 @@ def test_a_fix_of_a_finding_that_rests_on_another_module_is_applied_to_the_file_
     write(project / "pyproject.toml", "[tool.a2alint]\n")  # a project root: client.py is read for digests.py
     digests = cross_module_project(project)
     run = check("--fix", "digests.py")
-    assert (run.exit_code, run.stdout) == (0, "Fixed 1 finding.\nAll checks passed (1 file checked).\n")
+    assert (run.exit_code, run.stdout) == (0, "Fixed 1 finding.\nAll checks passed (2 files checked).\n")  # with client.py
     assert digests.read_text() == DIGESTS.replace("json.dumps(terms)", "json.dumps(terms, sort_keys=True)")
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLEAN, FIXABLE, write
+from test_dependents import FOLLOW, PEERS_FETCHING
 
 PROJECT = Path(__file__).resolve().parents[1]
 HOOK_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "lint", "rules")
@@ -75,9 +76,13 @@ def hook_repo(tmp_path_factory, hook_env) -> Path:
     return _commit(folder, hook_env)
 
 
-def _try_repo(hook_repo: Path, checked: Path, env: dict) -> subprocess.CompletedProcess:
+def _try_repo(
+    hook_repo: Path, checked: Path, env: dict, hook: str = "a2alint", files: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
+    """Run ``hook`` as pre-commit would on ``files`` (changed files), or on every file."""
+    chosen = ["--files", *files] if files else ["--all-files"]
     return subprocess.run(
-        [PRE_COMMIT, "try-repo", str(hook_repo), "a2alint", "--all-files", "--color", "never"],
+        [PRE_COMMIT, "try-repo", str(hook_repo), hook, *chosen, "--color", "never"],
         cwd=checked, env=env, capture_output=True, text=True, timeout=600,
     )
 
@@ -96,3 +101,18 @@ def test_hook_passes_on_a_good_file(tmp_path, hook_repo, hook_env):
     done = _try_repo(hook_repo, checked, hook_env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout
+
+
+def test_hook_reports_the_finding_a_changed_file_makes_in_a_module_that_imports_it(tmp_path, hook_repo, hook_env):
+    checked = _committed_repo(tmp_path / "app", {"peers.py": PEERS_FETCHING, "follow.py": FOLLOW}, hook_env)
+    done = _try_repo(hook_repo, checked, hook_env, files=("peers.py",))
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "follow.py:9:15: AC102" in done.stdout
+
+
+def test_the_project_hook_checks_every_file_whichever_changed(tmp_path, hook_repo, hook_env):
+    checked = _committed_repo(tmp_path / "app", {"bad.py": FIXABLE, "good.py": CLEAN}, hook_env)
+    done = _try_repo(hook_repo, checked, hook_env, hook="a2alint-project", files=("good.py",))
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "bad.py:6:27: AC107" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
