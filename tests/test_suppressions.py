@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from a2alint.suppressions import find_noqa, reason_problem
 from conftest import FIXABLE, write
 
 HASH_LINE = "def f(card): return hash(card.model_dump_json())"
@@ -185,3 +186,18 @@ def test_unused_codes_of_a_file_noqa_are_reported_and_make_a_line_noqa_for_them_
         (1, "unused suppression for the whole file: AC101"),
         (3, "unused suppression: AC107"),
     ]
+
+
+# --- the reason --add-noqa=REASON writes after the codes ---------------------------------
+
+
+@pytest.mark.parametrize("reason", ["legacy digests, see #12", "kept until the v2 migration", "-"])
+def test_a_reason_after_the_codes_is_not_read_as_codes(reason):
+    assert reason_problem(reason) is None
+    [noqa] = find_noqa(f"x = 1  # noqa: AC107 {reason}\n").values()
+    assert noqa.codes == frozenset({"AC107"})
+
+
+@pytest.mark.parametrize("reason", ["v2 migration", "AC101 too", "", "two\nlines"])
+def test_a_reason_that_would_read_as_codes_or_end_the_line_is_refused(reason):
+    assert reason_problem(reason) is not None
