@@ -249,7 +249,7 @@ def test_fix_keeps_cr_line_endings(project, check):
 def test_a_fix_of_a_finding_that_rests_on_another_module_is_applied_to_the_file_named(project, check):
     write(project / "pyproject.toml", "[tool.a2alint]\n")  # a project root: client.py is read for digests.py
     digests = cross_module_project(project)
-    run = check("--fix", "digests.py")
+    run = check("--fix", "--unsafe-fixes", "digests.py")
     assert (run.exit_code, run.stdout) == (0, "Fixed 1 finding.\nAll checks passed (2 files checked).\n")  # with client.py
     assert digests.read_text() == DIGESTS.replace("json.dumps(terms)", "json.dumps(terms, sort_keys=True)")
 
@@ -257,7 +257,7 @@ def test_a_fix_of_a_finding_that_rests_on_another_module_is_applied_to_the_file_
 def test_a_fix_that_cannot_be_written_keeps_the_finding_the_project_gave(project, check, monkeypatch):
     digests = cross_module_project(project)
     refuse_writes(monkeypatch)
-    run = check("--fix", ".")
+    run = check("--fix", "--unsafe-fixes", ".")
     assert digests.read_text() == DIGESTS
     assert "digests.py: not fixed: Permission denied" in run.stderr
     assert run.exit_code == 1 and "digests.py:6:27: AC107" in run.stdout
