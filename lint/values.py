@@ -96,6 +96,8 @@ CONTRACT_FIELDS = frozenset(
     {"protocol_version", "security_schemes", "security", "security_requirements", "supported_interfaces"}
 )
 #: Fields of a client that hold its card (0.2 ``A2AClient.agent_card``, ADK's ``_agent_card``).
+#: Fields only an Agent Card has: reading one of a value reads it as a card.
+CARD_OWN_FIELDS = CAPABILITY_FIELDS | CONTRACT_FIELDS
 CLIENT_CARD_FIELDS = frozenset({"agent_card", "card", "_agent_card", "_card"})
 #: Builtins whose result holds what their argument holds (elements of a container).
 _KEEPING = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed", "iter", "next", "enumerate",
@@ -121,17 +123,24 @@ CALLER_DEPTH = 4
 
 @dataclass(frozen=True)
 class Guess:
-    """A value taken for a card by its name alone: a parameter with no type and no caller
-    in the project whose name says card (the last resort; see :func:`guessed`)."""
+    """A value taken for a card by its name alone: a parameter with no annotation and no
+    caller in the project whose name says Agent Card (the last resort; see :func:`guessed`
+    and :func:`is_card_name`)."""
 
     param: Param
 
 
-_CARD_NAME = re.compile(r"(^|_)card$")
+#: The names that say Agent Card on their own (leading underscores aside): ``card``,
+#: ``agent_card`` (``peer_agent_card``), and ``card`` after a word that says whose card it
+#: is or which version of it (``peer_card``, ``fresh_card``); not another kind of card
+#: (``credit_card``, ``id_card``, ``gift_card``).
+_CARD_NAME = re.compile(
+    r"_*((\w+_)?agent_|(peer|partner|remote|fresh|cached|new|old|current|latest|last|first|previous|pinned|approved|held)_)?card"
+)
 
 
 def is_card_name(name: str) -> bool:
-    return bool(_CARD_NAME.search(name.rsplit(".", 1)[-1]))
+    return bool(_CARD_NAME.fullmatch(name.rsplit(".", 1)[-1]))
 
 
 def guessed(atom: tuple) -> bool:
@@ -1041,9 +1050,33 @@ class Analysis:
                 given = self.given(call, scope, param, caller)
                 atoms |= self.resolve(given, False, depth - 1)
             return frozen(atoms)
-        if is_card_name(param.name) and not (local is False and callers):
+        if is_card_name(param.name) and not (local is False and callers) and (
+            not param.annotation or self.read_as_card(scope, param.name)
+        ):  # (a type that is no card type, `dict` or `str`, says more than the name, unless read as a card)
             atoms.add((CARD, Guess(param)))
         return frozen(atoms)
+
+    def read_as_card(self, scope: Scope, key: str, depth: int = 2) -> bool:
+        """``key`` is read as an Agent Card in ``scope``: a field only a card has
+        (``card["securitySchemes"]``, ``card.get("skills")``), there or in a project function
+        it is handed to whole (``contract_hash(card)``)."""
+        prefix = key + "."
+        exprs = [*(b.value for b in scope.binds), *(t.expr for t in scope.tests), *(e.value for e in scope.exits),
+                 *(c.args for c in scope.calls)]
+        if any(k.startswith(prefix) and k[len(prefix):].split(".")[0] in CARD_OWN_FIELDS for e in exprs for k in e.keys):
+            return True
+        if depth <= 0:
+            return False
+        for call in scope.calls:
+            target = self.project_function(call) if any(a.value.reads == {key} for a in call.arguments) else None
+            if target is None or target.function is scope:
+                continue
+            offset = self.offset(call, target.function)
+            for param in target.function.params:
+                given = call.argument(param.index - offset, param.name)
+                if given is not None and given.value.reads == {key} and self.read_as_card(target.function, param.name, depth - 1):
+                    return True
+        return False
 
     def first_argument(self, scope: Scope) -> Param | None:
         params = [p for p in scope.params if not p.star]

@@ -67,8 +67,10 @@ class PostSubmissionCardFetch(Rule):
     wrappers declared under `[tool.a2alint.api]`.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
       public sweep rests on it).
     - Whether a cache expires is read from its test: an expiry word (`ttl`,
       `expires`, `stale`, `age`) or a time it was read (`fetched_at`)

@@ -45,8 +45,10 @@ class SkillAbsenceCancel(Rule):
     `POST /tasks/{id}:cancel`; card `skills` in SDK and raw JSON spellings.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
       public sweep rests on it). Two of this rule's examples need it: a
       helper given `card` by nobody in sight.
     """

@@ -45,8 +45,10 @@ class CancelOnCardChange(Rule):
     direct `task.status.state = failed` assignments.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
       public sweep rests on it).
     - A `TaskUpdater` is known by its type; only when nothing is known of
       the receiver does the word `updater` in its name stand in.

@@ -42,8 +42,10 @@ class CapabilityChangeBlocks(Rule):
     (`defaultInputModes`), python-a2a and fasta2a cards.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
       public sweep rests on it).
     - Which compared card is the newer one is known from where each comes
       from; names (`cached`, `latest`) only word the message when both come

@@ -57,9 +57,14 @@ class UnstableContractHash(Rule):
     the code that compares digests, or re-record the stored ones.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
-      public sweep rests on it).
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
+      public sweep rests on it). The words before `_card` that say whose card
+      or which version: `peer`, `partner`, `remote`, `fresh`, `cached`, `new`,
+      `old`, `current`, `latest`, `last`, `first`, `previous`, `pinned`,
+      `approved`, `held`, and `agent` anywhere (`peer_agent_card`).
     - A card kept as JSON text by a registry or a table is known by the
       name of its field when parsed: `json.loads(item["AgentCard"])`.
     """

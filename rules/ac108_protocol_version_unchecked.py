@@ -50,8 +50,10 @@ class ProtocolVersionUnchecked(Rule):
     Preview: it runs only with `--preview` or when selected by its code.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
       public sweep rests on it).
     - A version check is a test that reads a key named for the protocol's
       version fields (`protocol_version`, `protocolVersion`,

@@ -64,8 +64,10 @@ class CardAsStateAuthority(Rule):
     made from a card (a push notification's) is not a check of the card.
 
     ## Limits
-    - An untyped parameter with no caller in the project is taken for a card
-      when its name ends in `card` (the last resort; no finding of the
+    - A parameter with no caller is taken for a card when its name says so
+      (`card`, `agent_card`, `peer_card`, `fresh_card`; not `credit_card`),
+      one with a type (`card: dict`) only if it is read as one (`card["skills"]`,
+      there or in a function it is handed to) (the last resort; no finding of the
       public sweep rests on it). One of this rule's examples needs it.
     - A signature check or a state setter out of sight is known by its name:
       `verify*signature`, `verify*card` / `set_task_state`,

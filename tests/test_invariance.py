@@ -28,7 +28,7 @@ CASES = all_cases()
 BY_NAME = {case.name: case for case in CASES}
 
 #: Limits wording the reasons quote.
-CARD_PARAMETER = "Limits: an untyped parameter with no caller is taken for a card when its name ends in `card`"
+CARD_PARAMETER = "Limits: a parameter with no caller is taken for a card when its name says Agent Card"
 
 #: case -> (the names renaming must leave for every finding to stay, why)
 NAME_BASED: dict[str, tuple[set[str], str]] = {
@@ -45,6 +45,7 @@ NAME_BASED: dict[str, tuple[set[str], str]] = {
     "AC201-invalid-2": ({"verify_card_signature"}, "Limits: a signature check out of sight is known by its name"),
     "AC201-invalid-3": ({"card"}, CARD_PARAMETER),
     "bad_httpx_v1_ledger_peer.py": ({"pinned_card"}, CARD_PARAMETER),
+    "bad_typed_card_pins.py": ({"card"}, CARD_PARAMETER),
 }
 
 #: rewrite -> (rule -> the least share of its findings kept, rule -> the most findings gained)
