@@ -2130,6 +2130,12 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
     )
 
 
+def _into(bind: Bind, keys: set[str]) -> bool:
+    """``bind`` binds one of ``keys`` or stores into a field of one (``request.metadata =
+    ...``, ``request.metadata.update(...)``, ``body["params"]["metadata"][k] = ...``)."""
+    return any(t in keys or any(t.startswith(k + ".") for k in keys) for t in bind.targets)
+
+
 def argument_texts(call: Call, hops: int = 2, returned: Callable[[Call], list[str]] | None = None) -> list[str]:
     """Strings, keys and fields that flow into ``call``'s arguments, through up to ``hops``
     assignments (and any number of plain copies): ``message = Message(metadata={"contract_digest":
@@ -2138,12 +2144,13 @@ def argument_texts(call: Call, hops: int = 2, returned: Callable[[Call], list[st
     texts = [*call.args.strings, *call.args.keys, *call.args.fields]
     wanted, seen = set(call.args.keys), set()
     while hops > 0:
-        feeding = [b for b in call.scope.binds if b.order < call.order and wanted.intersection(b.targets) and id(b) not in seen]
+        feeding = [b for b in call.scope.binds if b.order < call.order and _into(b, wanted) and id(b) not in seen]
         if not feeding:
             break
         seen.update(map(id, feeding))
         wanted = {k for b in feeding for k in b.value.keys}
         texts += [t for b in feeding for t in (*b.value.strings, *b.value.keys, *b.value.fields)]
+        texts += [t for b in feeding for t in b.targets]  # `request.metadata["contract_digest"] = d`
         if returned is not None:
             texts += [t for b in feeding for c in b.value.top for t in returned(c)]
         hops -= not all(b.copy_of is not None and b.direct is None for b in feeding)  # (`body = held["body"]`)

@@ -110,8 +110,9 @@ def dotted(expr: cst.CSTNode) -> str | None:
             if not base:
                 return None
             name = func.attr.value
-            if name == "get" and expr.args:
-                key = string_value(expr.args[0].value)  # `card.get("skills")`; `peers.get(name)` is a call
+            if name in ("get", "setdefault") and expr.args:
+                # `card.get("skills")`, `params.setdefault("metadata", {})`; `peers.get(name)` is a call
+                key = string_value(expr.args[0].value)
                 return f"{base}.{snake(key)}" if key and key.isidentifier() else None
             subset = any(a.keyword and a.keyword.value in ("include", "exclude") for a in expr.args)
             if name in IDENTITY_METHODS and not subset:

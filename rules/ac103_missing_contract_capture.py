@@ -27,8 +27,11 @@ class MissingContractCapture(Rule):
     (by default names like `*contract_hash*`, `*card_digest*`,
     `freeze_contract`, `capture_contract`, or what `[tool.a2alint.api]`
     declares), a `hashlib` digest over those fields, or a metadata key
-    carrying such a digest into the send (also one a project helper the
-    message is handed to before the send sets on it). One finding per send call. A
+    carrying such a digest into the send (also one stored into the message's
+    metadata after it is built, `request.metadata.update({...})`,
+    `request.metadata[k] = d`, `params.setdefault("metadata", {})[k] = d`, or one
+    a project helper the message is handed to before the send sets on it).
+    One finding per send call. A
     wrapper named like the API (`RemoteAgentConnection.send_message`) is not
     judged itself: calls of it from outside its class are.
 
@@ -90,8 +93,8 @@ class MissingContractCapture(Rule):
     - A field or key of what the send carries whose name contains
       `contract_hash`, `contract_digest`, `card_hash`, `digest` or
       `fingerprint` counts as a frozen contract whatever its value's origin
-      (also in what a project helper stores on the message or builds it
-      from), and so does a call of one named like a capture
+      (also one stored into the message before the send, or what a project
+      helper stores on the message or builds it from), and so does a call of one named like a capture
       (`*contract_hash*`, `*card_digest*`, `freeze_contract`): these words
       only silence the rule (no public send of the sample carries one).
     - A call of a name `cls` that holds a project class (in a classmethod,
@@ -429,9 +432,10 @@ def ask(transport: Transport, text: str) -> dict:
         card = flow.card_attribute(call) if where is None or where.how == "created" else None  # `conn.peer`
         if card is None:
             if where is None:
-                if any(n.label.startswith("the last card fetched") for n in notes):
+                last = next((w for n in notes for w in ("fetched", "held") if n.label.startswith(f"the last card {w}")), None)
+                if last is not None:
                     return None, (
-                        "the card fetched before it is not tied to this send (not its client, its URL or an "
+                        f"the card {last} before it is not tied to this send (not its client, its URL or an "
                         "argument): freeze that card by hand if it is the one"
                     )
                 return None, "no card is in sight here: freeze the contract where the card and the message meet"
@@ -516,7 +520,7 @@ def ask(transport: Transport, text: str) -> dict:
     def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:
         """The card ``send`` goes out under: where the client it is called on was made from a
         card (``ClientFactory.create(card)``, ``connect(url)``), a card it is passed, or the
-        last card fetched before it; in the caller, for a send inside a project function.
+        last card fetched or held before it; in the caller, for a send inside a project function.
         Also how to name the card in the suggestion."""
         cards = flow.card_keys(scope)
         client = flow.origin(scope, send.receiver, send) if send.receiver else None
@@ -534,14 +538,13 @@ def ask(transport: Transport, text: str) -> dict:
         if card is not None:  # `send(card, message)`
             where = flow.origin(scope, card, send)
             return _origin_notes(where, scope), card, where
-        fetched = [
-            b for b in scope.binds
-            if b.order < send.order and runs_before(b, send) and any(flow.chain(c, "card-fetch") for c in b.value.calls)
-        ]
-        if fetched and len(fetched[-1].targets) == 1 and fetched[-1].targets[0] in cards:  # the last card fetched
-            where = flow.origin(scope, fetched[-1].targets[0], send)
-            if where is not None and where.how == "fetched":  # nothing ties it to the send: a note, no claim
-                return [Note(where.node, f"the last card fetched before this send ({where.key})")], "", None
+        held = [b for b in scope.binds if b.order < send.order and runs_before(b, send) and len(b.targets) == 1]
+        held = [b for b in held if b.targets[0] in cards]
+        if held:  # the last card fetched or read (`card = self.registry.cards[url]`): nothing ties it to the send
+            where = flow.origin(scope, held[-1].targets[0], send)
+            if where is not None and where.how in ("fetched", "set"):
+                how = "fetched" if where.how == "fetched" else "held"
+                return [Note(where.node, f"the last card {how} before this send ({where.key})")], "", None
         fetch = next((c for c in scope.calls if c.order < send.order and "card-fetch" in flow.roles(c)), None)
         if fetch is not None:
             return [Note(fetch, "a card is fetched here, before this send")], "", None

@@ -231,6 +231,30 @@ AC103_CASES = [
         "the card fetched before it is not tied to this send (not its client, its URL or an argument): freeze that card by hand if it is the one",
         id="nothing-ties-the-card-to-the-send",
     ),
+    pytest.param(
+        """
+        from a2a.client import A2ACardResolver, Client
+
+
+        class Registry:
+            def __init__(self, http):
+                self.http, self.cards = http, {}
+
+            async def admit(self, url):
+                self.cards[url] = await A2ACardResolver(self.http, url).get_agent_card()
+
+
+        async def ask(registry: Registry, client: Client, url, request):
+            card = registry.cards[url]
+            request.metadata.update({"partner": card.name})
+            return await client.send_message(request)
+        """,
+        (15, 18),
+        [(13, 5, "the last card held before this send (card)")],
+        "capture the contract of the card this send uses",
+        "the card held before it is not tied to this send (not its client, its URL or an argument): freeze that card by hand if it is the one",
+        id="a-card-read-from-a-registry-is-held",
+    ),
 ]
 
 
