@@ -37,6 +37,14 @@ class PostSubmissionCardFetch(Rule):
     the card fetch (`get_agent_card`) is the fetch where it is called from
     outside its class.
 
+    When the decision is a cancel on a skill's absence or on a card change,
+    AC102 or AC105 is reported too, at the cancel: two mistakes meet there
+    (deciding on a card fetched after submission; cancelling on that
+    evidence), each found without the other (a resend on the re-fetched card
+    is AC101 alone, a cancel on the card read before sending is AC102 alone)
+    and fixed in its own place, so neither finding is folded into the other,
+    and `# noqa: AC101` on the fetch leaves the cancel's finding.
+
     ## Why is this bad?
     On many peers a card fetch is a negotiation event, not a read: a probe
     after submission can itself move the task from `submitted` to

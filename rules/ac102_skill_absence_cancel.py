@@ -18,6 +18,12 @@ class SkillAbsenceCancel(Rule):
     `else` of a presence test or of a `for` loop that breaks on finding the
     skill, or an early return guarded by presence.
 
+    When the card whose skills decide was fetched after the task was
+    submitted, AC101 is reported too, at the fetch: the cancel is wrong
+    whatever card it reads (AC102 alone on a card read before sending) and
+    the re-fetch is wrong whatever it decides (AC101 alone on a resend), so
+    both findings stay, each where its fix goes.
+
     ## Why is this bad?
     Peers reorganise `skills` (into sub-agents, under new ids) without
     dropping support. A cancel on skill absence destroyed a task at 80%

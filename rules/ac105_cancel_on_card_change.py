@@ -16,6 +16,12 @@ class CancelOnCardChange(Rule):
     card's `version`, or a signature check; also a call of a project helper
     that fails the task it is given (`mark_failed(task)`), reported at the call.
 
+    When the changed card was fetched after the task was submitted, AC101 is
+    reported too, at the fetch: the cancel is wrong whatever card it compares
+    (AC105 alone on a card pushed to the client) and the re-fetch is wrong
+    whatever it decides (AC101 alone on a resend), so both findings stay,
+    each where its fix goes.
+
     ## Why is this bad?
     The contract captured at send time governs a task for its whole life.
     Comparing cards belongs *before* sending, where a changed contract
