@@ -15,7 +15,8 @@ Cases (see the performance issue for the targets):
   4. the all-A2A code laid out as one project (500 modules of a package that import
      each other, ``trees.generate_a2a_project``): a2alint with 1 job against a bare
      parse; pre-commit on 3 changed files of it with a warm cache (the rest of the
-     project read from the cache), against interpreter start-up; and the language
+     project read from the cache), against interpreter start-up, with ``--only-named``
+     and as the hook runs by default (with the modules whose findings rest on them); and the language
      server's didChange-to-diagnostics latency for its 1,000-line module
      (``lsp_latency.py``, when the lsp extra is installed).
 
@@ -234,9 +235,12 @@ def main() -> None:
             for path in changed:
                 path.write_text(path.read_text() + f"\n# edit {next(edits)}\n")
 
-        hook = [a2alint, "check", "--force-exclude", *(str(p.relative_to(project)) for p in changed)]
+        named = [str(p.relative_to(project)) for p in changed]
+        hook = [a2alint, "check", "--force-exclude", "--only-named", *named]
         seconds, peak = measure(hook, project, max(repeat, 5), before=change)
-        rows.append(Row("4 project", "a2alint 3 changed", 3, seconds, peak, "warm cache, the rest of the project from it"))
+        rows.append(Row("4 project", "a2alint 3 changed", 3, seconds, peak, "--only-named, warm cache, the rest of the project from it"))
+        seconds, peak = measure([a2alint, "check", "--force-exclude", *named], project, max(repeat, 3), before=change)
+        rows.append(Row("4 project", "a2alint 3 changed + dependents", 3, seconds, peak, "the hook's default: the modules whose findings rest on them too"))
         latency = lsp_latency(project, modules[0], 5 if args.quick else 20)
         if latency is not None:
             rows.append(Row("4 project", "lsp didChange", 1, latency, 0, f"median, {modules[0].name}"))
@@ -268,9 +272,11 @@ def report(rows: list[Row]) -> None:
     ]
     project, parse4 = get[("4 project", "a2alint 1 job")], get[("4 project", "bare libcst parse")]
     changed = get[("4 project", "a2alint 3 changed")]
+    dependents = get[("4 project", "a2alint 3 changed + dependents")]
     checks += [
         ("project: 1 job at most 2.5x a bare parse", project.seconds / parse4.seconds, 2.5, "<="),
-        ("project pre-commit, warm: under 0.5 s beyond start-up", changed.seconds - startup.seconds, 0.5, "<"),
+        ("project pre-commit --only-named, warm: < 0.5 s beyond start-up", changed.seconds - startup.seconds, 0.5, "<"),
+        ("project pre-commit + dependents: at most a whole check", dependents.seconds / project.seconds, 1.0, "<="),
     ]
     if ("4 project", "lsp didChange") in get:
         latency, one = get[("4 project", "lsp didChange")].seconds, get[("4 project", "bare parse, 1 module")].seconds
@@ -280,10 +286,10 @@ def report(rows: list[Row]) -> None:
         checks.insert(1, ("tree 1 cold: >= 100x faster than fixit lint", get[("1 stdlib", "fixit lint")].seconds / cold.seconds, 100, ">="))
     if ("1 stdlib", "ruff check") in get:
         print(f"\nfor reference: a2alint cold / ruff = {cold.seconds / get[('1 stdlib', 'ruff check')].seconds:.1f}x")
-    print("\ntarget                                               measured   goal    met")
+    print(f"\n{'target':<64} measured   goal    met")
     for label, value, goal, op in checks:
         met = {"<": value < goal, "<=": value <= goal, ">=": value >= goal}[op]
-        print(f"{label:<52} {value:8.2f}   {op}{goal:<5}  {'yes' if met else 'NO'}")
+        print(f"{label:<64} {value:8.2f}   {op}{goal:<5}  {'yes' if met else 'NO'}")
 
 
 if __name__ == "__main__":
