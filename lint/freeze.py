@@ -1,8 +1,10 @@
 """The edit that freezes a card's contract at a send: AC103's fix.
 
 The fix wraps what the send sends in ``a2a_with_contract_hash(outgoing, card)``, a helper
-it adds to the module once (after its last top-level import, with ``import hashlib`` /
-``import json`` when they are missing). The helper hashes the card's contract fields as
+it adds to the module once (on the line after its last top-level import). The helper
+imports ``hashlib`` and ``json`` inside itself, so that they are the standard library's
+whatever the module binds to those names (``import ujson as json``, an ``orjson``
+fallback), and the module's own names mean what they meant. The helper hashes the card's contract fields as
 canonical JSON, whatever the card's shape (a raw JSON dict, an a2a-sdk 0.2/0.3 pydantic
 card, a 1.x protobuf card), and puts the digest in the metadata of what goes out: a
 JSON-RPC body's ``params.metadata``, a 1.x ``SendMessageRequest`` or ``Message``'s
@@ -27,6 +29,9 @@ _HASH_SOURCE = '''def a2a_contract_hash(card) -> str:
     """SHA-256 of the card's contract (protocol version, security schemes, security) as
     canonical JSON: equal for equal contracts, whatever the key order, the skills or the
     description (added by a2alint's AC103 fix)."""
+    import hashlib
+    import json
+
     if isinstance(card, dict):  # raw JSON
         data = card
     elif hasattr(card, "DESCRIPTOR"):  # a2a-sdk 1.x (protobuf)
@@ -66,31 +71,49 @@ def helper_source(key: str, with_hash: bool = True) -> str:
     return f"{_HASH_SOURCE}\n\n{wrap}" if with_hash else wrap
 
 
-def freeze_fix(model: ModuleModel, argument: cst.BaseExpression, card: str, key: str) -> Replace:
+def freeze_fix(model: ModuleModel, argument: cst.BaseExpression, card: str, key: str) -> tuple[Replace | None, str | None]:
     """The fix that sends ``argument`` (what the send sends) with the contract hash of the
-    card the expression ``card`` holds."""
+    card the expression ``card`` holds; or why there is none."""
+    bound = _bound_otherwise(model)
+    if bound:
+        return None, f"this module binds {bound} to something else, the name of the helper the fix would add"
     wrapped = cst.Call(func=cst.Name(WRAP_HELPER), args=[cst.Arg(argument), cst.Arg(cst.parse_expression(card))])
-    return Replace(argument, wrapped, "unsafe", "attach the card's contract hash to the message", _inserts(model, key))
+    return Replace(argument, wrapped, "unsafe", "attach the card's contract hash to the message", _inserts(model, key)), None
+
+
+def _defined(model: ModuleModel) -> set[str]:
+    """The module's top-level functions."""
+    return {scope.name for scope in model.scopes if scope.is_function and scope.parent is model.scopes[0]}
+
+
+def _bound_otherwise(model: ModuleModel) -> str | None:
+    """A helper's name the module binds otherwise than by a ``def`` or an import (an
+    assignment, a class, a loop): a helper added beside it would be replaced, or replace
+    it. (An imported helper is one the fix calls: a project's shared copy of it.)"""
+    top = model.scopes[0]
+    for name in (WRAP_HELPER, HASH_HELPER):
+        if name in model.classes or any(name in b.targets for b in top.binds):
+            return name
+    return None
 
 
 def _inserts(model: ModuleModel, key: str) -> tuple[Insert, ...]:
-    """The helpers (and the imports they need) the module still lacks, after its last
-    top-level import."""
-    defined = {scope.name for scope in model.scopes if scope.is_function and scope.parent is model.scopes[0]}
-    if WRAP_HELPER in defined:
+    """The helpers the module still lacks, on the line after its last top-level import
+    (after its docstring when it has none)."""
+    defined = _defined(model)
+    if WRAP_HELPER in defined or WRAP_HELPER in model.imports:
         return ()
     statements = model.module.body
     imports = [
-        small for line in statements if isinstance(line, cst.SimpleStatementLine)
-        for small in line.body if isinstance(small, (cst.Import, cst.ImportFrom))
+        line for line in statements if isinstance(line, cst.SimpleStatementLine)
+        and any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in line.body)
     ]
-    needed = [name for name in ("hashlib", "json") if model.imports.get(name) != name and HASH_HELPER not in defined]
-    text = "".join(f"\nimport {name}" for name in needed) + "\n\n\n" + helper_source(key, HASH_HELPER not in defined).rstrip("\n")
+    text = "\n\n" + helper_source(key, HASH_HELPER not in defined and HASH_HELPER not in model.imports)
     if imports:
-        return (Insert(imports[-1], text),)
+        return (Insert(imports[-1], text, whole_line=True),)
     first = statements[0]
     if isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Expr) and isinstance(
         first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)
     ):  # after the module's docstring, which must stay first
-        return (Insert(first.body[-1], text),)
-    return (Insert(first, text.lstrip("\n") + "\n\n\n", after=False),)
+        return (Insert(first, text, whole_line=True),)
+    return (Insert(first, text.lstrip("\n") + "\n\n", after=False),)

@@ -54,11 +54,14 @@ def example_sources(example: Example) -> list[str]:
 @dataclass(frozen=True)
 class Insert:
     """Text a fix puts next to a node of the checked module: after its end, or before
-    its start (an import, a helper function)."""
+    its start (an import, a helper function); with ``whole_line``, at the start of the line
+    after the node's last one (past what else its line holds: ``; TIMEOUT = 5``, a comment).
+    Its newlines are written as the file's own."""
 
     node: cst.CSTNode
     text: str
     after: bool = True
+    whole_line: bool = False
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from a2alint.cache import Scanned, digest
 from a2alint.control import TooComplex, budget
 from a2alint.diagnostics import Cell, Diagnostic, Edit, Fix, Position, Related
 from a2alint.discovery import unconfigured_root
-from a2alint.fixes import Change, EditedText, parses, rendered, select_fixes, split_lines
+from a2alint.fixes import Change, EditedText, line_offsets, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.paths import resolved, size_text
@@ -458,10 +458,17 @@ class Linter:
             if code is not None:  # (None: the fix cannot be written without moving lines)
                 old = positions[report.fix.old]
                 edits = [Edit(Position(old.start.line, old.start.column + 1), Position(old.end.line, old.end.column + 1), code)]
+                newline = model.module.default_newline
                 for insert in report.fix.inserts:
-                    near = positions[insert.node].end if insert.after else positions[insert.node].start
-                    point = Position(near.line, near.column + 1)
-                    edits.append(Edit(point, point, insert.text))
+                    inserted = insert.text.replace("\n", newline)
+                    if insert.whole_line:
+                        point = Position(positions[insert.node].end.line + 1, 1)
+                        if point.line >= len(line_offsets(text)) and not text.endswith(("\n", "\r")):
+                            inserted = newline + inserted  # (the node's line is the last, with no line end)
+                    else:
+                        near = positions[insert.node].end if insert.after else positions[insert.node].start
+                        point = Position(near.line, near.column + 1)
+                    edits.append(Edit(point, point, inserted))
                 fix = Fix(report.fix.applicability, tuple(sorted(edits, key=lambda e: (e.start, e.end))), report.fix.description)
             placed = [(where(n.node), n) for n in report.notes]
             placed.sort(key=lambda item: (item[0][0] != display, item[0][:3]))

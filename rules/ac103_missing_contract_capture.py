@@ -65,8 +65,9 @@ class MissingContractCapture(Rule):
     ```python
     async for event in client.send_message(a2a_with_contract_hash(message, card)):
     ```
-    and the module gains, once, after its imports (with `import hashlib` and
-    `import json` if missing) `a2a_contract_hash(card)`, the SHA-256 of the
+    and the module gains, once, on the line after its last import (after the
+    whole line: `import httpx; TIMEOUT = 5` stays before it), in the file's
+    own line endings, `a2a_contract_hash(card)`, the SHA-256 of the
     card's protocol version, security schemes and security as canonical
     JSON for a raw JSON, a 0.2/0.3 pydantic or a 1.x protobuf card, and
     `a2a_with_contract_hash`, which stores it under the key
@@ -77,8 +78,12 @@ class MissingContractCapture(Rule):
     [tool.a2alint.rules.AC103]
     metadata-key = "contract_sha256"
     ```
-    Where the card is not in sight (a client made elsewhere, a caller that
-    holds it) there is no fix, and the finding says why.
+    The helpers import `hashlib` and `json` inside themselves, so they use the
+    standard library's whatever the module binds to those names (`import ujson
+    as json`, an `orjson` fallback), and the module's own names keep their
+    meaning. Where the card is not in sight (a client made elsewhere, a caller
+    that holds it), or the module binds a helper's name to something else
+    (`a2a_contract_hash = None`), there is no fix, and the finding says why.
     `python benchmarks/contract_hash_cards.py` runs the helper on real cards
     of a2a-sdk 0.2, 0.3 and 1.x.
 
@@ -454,7 +459,7 @@ def ask(transport: Transport, text: str) -> dict:
         argument, node = found
         if below is not None and not _carries_a_message(flow, call.scope, argument.value, call):
             return None, f"what is passed is not a message: {chain[1].scope.name}() builds it, so freeze the contract there"
-        return freeze_fix(model, node, card, self.config["metadata-key"]), None
+        return freeze_fix(model, node, card, self.config["metadata-key"])
 
     @staticmethod
     def _message_argument(flow: Flow, call: Call, below):

@@ -54,17 +54,13 @@ class _Unwrap(cst.CSTTransformer):
 
 
 def unfrozen(text: str) -> str:
-    """``text`` with what the fix adds taken out: the helpers, the imports they brought,
-    and each ``a2a_with_contract_hash(x, card)`` back to ``x``."""
+    """``text`` with what the fix adds taken out: the helpers, and each
+    ``a2a_with_contract_hash(x, card)`` back to ``x``."""
     for block in (helper_source(KEY), helper_source(KEY, with_hash=False)):
-        for imports in ("\nimport hashlib\nimport json", "\nimport hashlib", "\nimport json", ""):
-            added = imports + "\n\n\n" + block.rstrip("\n")
-            if added in text:
-                text = text.replace(added, "", 1)
-                break
-        else:
-            continue
-        break
+        added = "\n\n\n" + block.rstrip("\n")
+        if added in text:
+            text = text.replace(added, "", 1)
+            break
     return cst.parse_module(text).visit(_Unwrap()).code
 
 
@@ -304,5 +300,72 @@ def test_in_a_module_without_imports_the_helpers_go_after_its_docstring():
         '''
     ).lstrip("\n")
     fixed = lint_project({"peer.py": source}, select=("AC103",), fix="unsafe")["peer.py"].fixed
-    assert fixed.startswith('"""A peer with no imports of its own."""\nimport hashlib\nimport json\n\n\ndef a2a_contract_hash(')
+    assert fixed.startswith('"""A peer with no imports of its own."""\n\n\ndef a2a_contract_hash(')
     assert unfrozen(fixed) == source
+
+
+#: A send whose card is in hand, after the module's imports (``{head}``: its import lines).
+PEER = '''{head}
+
+
+def ask(http, base, text):
+    card = http.get(base + "/.well-known/agent-card.json", timeout=TIMEOUT).json()
+    body = {{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {{"message": {{"parts": []}}}}}}
+    return http.post(card["url"], json=body).json()
+'''
+
+
+def _fixed(source: str) -> str:
+    return lint_project({"peer.py": source}, select=("AC103",), fix="unsafe")["peer.py"].fixed
+
+
+def test_the_helpers_go_after_the_whole_last_import_line():
+    """``import x; TIMEOUT = 5``: inserted after the import statement, the helper would end
+    up before ``TIMEOUT = 5``, which would then run after the helper's ``return``."""
+    source = PEER.format(head="import json\nimport httpx; TIMEOUT = 5  # seconds")
+    fixed = _fixed(source)
+    assert "import httpx; TIMEOUT = 5  # seconds\n\n\ndef a2a_contract_hash(" in fixed
+    assert unfrozen(fixed) == source
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "import ujson as json\nimport httpx\nTIMEOUT = 5",
+        "try:\n    import orjson as json\nexcept ImportError:\n    import json\nimport httpx\nTIMEOUT = 5",
+        "import httpx\nhashlib = None  # not the standard library's\nTIMEOUT = 5",
+    ],
+)
+def test_the_module_s_own_names_keep_their_meaning(head):
+    """The helper imports the standard library inside itself: no ``import json`` is added
+    beside (or above) a module's own ``json``, which would rebind it for the code after."""
+    fixed = _fixed(PEER.format(head=head))
+    top_level = [line for line in fixed.splitlines() if line.startswith(("import ", "from "))]
+    assert top_level == [line for line in head.splitlines() if line.startswith(("import ", "from "))]
+    namespace: dict = {}
+    exec(compile(helper_source(KEY), "helper", "exec"), namespace)  # the helper alone works
+    assert len(namespace[HASH_HELPER]({"protocolVersion": "0.3.0"})) == 64
+
+
+def test_no_fix_beside_a_binding_of_a_helper_s_name(check, project):
+    write_peer = PEER.format(head="import httpx\nTIMEOUT = 5\na2a_contract_hash = None")
+    (project / "peer.py").write_text(write_peer)
+    finding = check("--no-cache", "--select", "AC103", "--output-format", "json").json()["diagnostics"][0]
+    assert finding["fix"] is None
+    assert "binds a2a_contract_hash to something else" in finding["suggestion"]
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_every_inserted_line_takes_the_file_s_line_ending(newline):
+    source = PEER.format(head="import httpx\nTIMEOUT = 5").replace("\n", newline)
+    fixed = _fixed(source)
+    assert "def a2a_contract_hash(" in fixed
+    others = {"\r\n": ("\r", "\n"), "\r": ("\n",)}[newline]
+    assert not any(ending in fixed.replace(newline, "") for ending in others)
+
+
+def test_an_import_on_the_last_line_without_a_line_end():
+    source = 'def ask(http, base, text):\n    card = http.get(base + "/.well-known/agent-card.json").json()\n    return http.post(card["url"], json={"method": "message/send", "params": {"message": {}}}).json()\nimport httpx'
+    fixed = _fixed(source)
+    assert fixed.endswith("import httpx\n\n\n" + helper_source(KEY).rstrip("\n") + "\n") or "import httpx\n\n\ndef a2a_contract_hash(" in fixed
+    cst.parse_module(fixed)
