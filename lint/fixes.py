@@ -309,16 +309,40 @@ def _copy_attributes(source: Path, handle: int) -> None:
 
 
 def _write_in_place(target: Path, data: bytes, status: os.stat_result) -> None:
-    """Overwrite the file itself, which keeps all it has and every hard link to it; not
-    atomic (a crash in the middle leaves it half written), so only where a rename would lose
-    something. The file opened must be the one ``status`` describes."""
+    """Overwrite the file itself, which keeps all it has and every hard link to it; only
+    where a rename would lose something. Not atomic, so made safe another way: the space
+    the new bytes need is reserved before the first byte is written (a full disk refuses
+    the reservation, not the write), and if a write fails anyway its original bytes are
+    written back; the error says what state the file is left in. The file opened must be
+    the one ``status`` describes."""
     with open(target, "r+b") as stream:
-        if _identity(os.fstat(stream.fileno())) != _identity(status):
+        handle = stream.fileno()
+        if _identity(os.fstat(handle)) != _identity(status):
             raise StaleFileError(str(target))
-        stream.write(data)
-        stream.truncate()
-        stream.flush()
-        os.fsync(stream.fileno())
+        original = stream.read()
+        if len(data) > len(original) and hasattr(os, "posix_fallocate"):
+            try:
+                os.posix_fallocate(handle, 0, len(data))
+            except OSError as error:
+                if error.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                    os.ftruncate(handle, len(original))  # (a reservation may leave it longer)
+                    raise OSError(error.errno, f"{error.strerror}; the file is unchanged") from None
+        try:
+            _overwrite(stream, data)
+        except OSError as error:
+            try:
+                _overwrite(stream, original)
+            except OSError:
+                raise OSError(error.errno, f"{error.strerror}; the file is left partly written, and its original bytes could not be put back") from None
+            raise OSError(error.errno, f"{error.strerror}; the file is unchanged (its original bytes were put back)") from None
+
+
+def _overwrite(stream, data: bytes) -> None:
+    stream.seek(0)
+    stream.write(data)
+    stream.truncate()
+    stream.flush()
+    os.fsync(stream.fileno())
 
 
 def _identity(status: os.stat_result) -> tuple[int, ...]:

@@ -4,6 +4,8 @@ adds ``sort_keys=True`` without touching any other byte of the call."""
 
 from __future__ import annotations
 
+import errno
+import os
 import pathlib
 import stat
 import textwrap
@@ -276,3 +278,47 @@ def test_ac107_fix_under_match_and_elif_with_crlf_keeps_the_layout():
     result = lint_source(source, select=("AC107",), fix="unsafe")
     line = " " * 14 + "default=str,\r\n"
     assert result.fixed == source.replace(line, line + " " * 14 + "sort_keys=True,\r\n")
+
+
+NO_SPACE = OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_hard_linked_file_on_a_full_disk_is_left_unchanged_and_said_so(project, check, monkeypatch):
+    """In place, the space is reserved before the first byte is written: a full disk
+    refuses the reservation, and the file stays whole (it was cut at 4,096 bytes)."""
+    import a2alint.fixes
+
+    path = write(project / "a.py", FIXABLE)
+    os.link(path, project / "b.py")
+
+    def full(handle, offset, length):
+        raise NO_SPACE
+
+    monkeypatch.setattr(a2alint.fixes.os, "posix_fallocate", full, raising=False)
+    run = check("--fix", "--unsafe-fixes", "a.py")
+    assert path.read_text() == FIXABLE and (project / "b.py").read_text() == FIXABLE
+    assert "a.py: not fixed: No space left on device; the file is unchanged" in run.stderr
+    assert run.exit_code == 1
+
+
+def test_a_write_in_place_that_fails_midway_puts_the_original_back(project, check, monkeypatch):
+    import a2alint.fixes
+
+    path = write(project / "a.py", FIXABLE)
+    os.link(path, project / "b.py")
+    real = a2alint.fixes._overwrite
+    calls = []
+
+    def cut(stream, data):  # the first write stops after 16 bytes, as a full disk stops one
+        calls.append(data)
+        if len(calls) == 1:
+            stream.seek(0)
+            stream.write(data[:16])
+            stream.truncate()
+            raise NO_SPACE
+        real(stream, data)
+
+    monkeypatch.setattr(a2alint.fixes, "_overwrite", cut)
+    run = check("--fix", "--unsafe-fixes", "a.py")
+    assert path.read_text() == FIXABLE
+    assert "a.py: not fixed: No space left on device; the file is unchanged (its original bytes were put back)" in run.stderr

@@ -158,3 +158,4 @@ def test_write_atomically_writes_the_target_of_a_symbolic_link(tmp_path):
     assert link.is_symlink() and os.readlink(link) == "real.py"
     assert target.read_text() == FIXED
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.py", "real.py"]
+
