@@ -21,8 +21,19 @@ from pathlib import Path
 
 from a2alint.rules.ac002_too_complex import elif_chain, helpers_calling_helpers
 
+def returns_chain(count: int) -> str:
+    """A router: ``count`` ``elif`` branches that each return (every exit is guarded by all
+    the tests before it: 6.6 s at 1,000 branches, 61 s at 3,000, before AC106 asked each
+    test once; at 8,500 the parser overflowed the main thread's stack)."""
+    lines = ["import a2a", "", "", "def route(x):", "    if x == 0:", "        return 0"]
+    for i in range(1, count):
+        lines += [f"    elif x == {i}:", f"        return {i}"]
+    return "\n".join(lines) + "\n"
+
+
 SHAPES = {
     "elif chain, 300 fetch+send branches": elif_chain(300),
+    "elif chain, 3,000 returning branches": returns_chain(3000),
     "helpers awaiting helpers, 120 x fan 40": helpers_calling_helpers(120, 40),
     "helpers awaiting helpers, 160 x fan 40": helpers_calling_helpers(160, 40),
 }

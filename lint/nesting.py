@@ -43,6 +43,12 @@ STACK_BYTES = 512 * 1024 * 1024
 #: Python frames allowed per level of nesting on that thread (libcst's code generator
 #: and the model's helpers take a few each).
 FRAMES_PER_LEVEL = 20
+#: ``elif`` clauses that weigh one level: each is an ``if`` inside the one before to the
+#: parser, which overflows the C stack past about 8,500 of them in a chain (about 1,500
+#: brackets), so a long chain is parsed on the roomy thread too.
+ELIFS_PER_LEVEL = 4
+#: The start of a logical line: its indentation and first word.
+_LINE_HEAD = re.compile(r"([ \t]*)(\w*)")
 
 #: A string literal other than an f-string or t-string. A prefix is one only when it is a
 #: whole name (``if"x"`` is the keyword ``if`` and a string, ``rb"x"`` one string), as in
@@ -113,6 +119,27 @@ T = TypeVar("T")
 #: What a line that is not a top-level statement's starts with (``\f`` counts as
 #: indentation to CPython: a file with one is placed whole).
 _NOT_CODE = frozenset(" \t\f\r\n#")
+
+
+def _longest_elif_chain(text: str, starts: list[int]) -> int:
+    """The most ``elif`` clauses of one ``if`` statement, from where the logical lines of
+    ``text`` start: a run of them at one indentation, until a line of code at that
+    indentation or less that is neither ``elif`` nor ``else``."""
+    longest, runs = 0, {}  # indentation -> the elifs of the chain open there
+    size = len(text)
+    for start in starts:
+        if start >= size or text[start] in "#\r\n":
+            continue
+        indent, word = _LINE_HEAD.match(text, start).groups()
+        if text[start + len(indent) : start + len(indent) + 1] in ("#", "\r", "\n", ""):
+            continue  # a comment or blank line: part of no chain
+        depth = len(indent)
+        if word == "elif":
+            runs[depth] = runs.get(depth, 0) + 1
+            longest = max(longest, runs[depth])
+        elif word != "else":
+            runs = {d: n for d, n in runs.items() if d < depth}
+    return longest
 
 
 @dataclass(frozen=True)
@@ -269,6 +296,8 @@ class Nesting:
         if cost > MAX_COST:
             return cls(deepest, (1, 1, "nested too deeply to check (too many deeply nested statements)"))
         size = len(text)
+        if text.count("elif") > ELIFS_PER_LEVEL * ROOMY:  # (only a file with that many pays the pass)
+            deepest = max(deepest, _longest_elif_chain(text, ends) // ELIFS_PER_LEVEL)
         return cls(deepest, None, tuple(at for at in ends if at < size and text[at] not in _NOT_CODE))
 
     def run(self, function: Callable[..., T], *args) -> T:

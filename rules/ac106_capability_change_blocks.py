@@ -108,10 +108,16 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
             blockers = [(e, [e]) for e in scope.exits if e.kind in ("raise", "return")]
             blockers += [(c, chain) for c in scope.calls if (chain := flow.chain(c, "cancel"))]
             blockers += [(c, [c]) for c in scope.calls if flow.always_raises(c)]
+            compares: dict[int, bool] = {}  # id(test) -> whether it compares capability data
             for fact, chain in blockers:
-                for test, holds in flow.guards(fact):
+                for test, holds in flow.guards(fact):  # (an elif chain guards each exit with every test before it)
+                    known = compares.get(id(test))
+                    if known is False:
+                        continue
                     shape = flow.condition(test.shape, scope)
-                    if self._compares_capabilities(flow, test, shape) and _runs_on_difference(flow, shape, holds, scope, test):
+                    if known is None:
+                        known = compares[id(test)] = self._compares_capabilities(flow, test, shape)
+                    if known and _runs_on_difference(flow, shape, holds, scope, test):
                         named = {field_of(k) for k in flow.condition_keys(test)} | flow.variable_fields(test)
                         fields = sorted(named & CAPABILITY_FIELDS)
                         cards = _cards(flow, test)

@@ -7,6 +7,7 @@ libcst refuses but Python accepts says so in its ``AC000``."""
 from __future__ import annotations
 
 import os
+import subprocess
 import shutil
 import sys
 from pathlib import Path
@@ -216,3 +217,30 @@ def test_a_deep_file_the_parser_reads_is_checked_as_usual(tmp_path):
 
     result = runner.read_and_check(runner.Linter(load_rules()), "deep.py", _deep_valid_file(tmp_path), Settings(root=tmp_path))
     assert [d.code for d in result.diagnostics if d.code == "AC000"] == []
+
+
+def _elif_chain(count: int, indent: str = "    ") -> str:
+    lines = ["def route(x):", f"{indent}if x == 0:", f"{indent}    return 0"]
+    for i in range(1, count):
+        lines += [f"{indent}elif x == {i}:", f"{indent}    return {i}"]
+    return "\n".join(lines) + f"\n{indent}else:\n{indent}    return -1\n"
+
+
+def test_an_elif_chain_weighs_as_nesting_and_separate_chains_do_not_add_up():
+    from a2alint.nesting import ELIFS_PER_LEVEL, ROOMY
+
+    assert Nesting.of(A2A + _elif_chain(1001)).depth >= 1000 // ELIFS_PER_LEVEL > ROOMY  # (1,000 elifs after the if)
+    separate = "\n\n".join(_elif_chain(300).replace("def route", f"def route_{n}") for n in range(10))
+    assert Nesting.of(A2A + separate).depth <= 300 // ELIFS_PER_LEVEL
+
+
+def test_a_chain_of_9000_elifs_is_parsed_on_the_roomy_thread_not_a_crash(tmp_path):
+    """Each ``elif`` is an ``if`` inside the one before to the native parser: about 8,500 in
+    a chain overflowed the main thread's stack (a segfault, no output)."""
+    path = write(tmp_path / "router.py", A2A + _elif_chain(9000))
+    script = (
+        "import sys, libcst\nfrom a2alint.nesting import Nesting\n"
+        "text = open(sys.argv[1]).read()\nNesting.of(text).run(libcst.parse_module, text)\nprint('parsed')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (0, "parsed\n"), done.stderr[-500:]
