@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 
 from a2alint import __version__
 from a2alint.globs import Patterns, made_absolute, matched, unreadable_pattern
-from a2alint.paths import read_regular, resolved
+from a2alint.paths import nearest, read_regular, resolved
 from a2alint.reporters import FORMATS
 
 if sys.version_info >= (3, 11):
@@ -613,19 +613,7 @@ def find_config(directory: Path, known: dict[Path, Path | None] | None = None) -
     """The nearest config file at or above ``directory`` that configures a2alint.
     ``known``: the answers for folders walked before, added to as this walk goes (a
     tree's folders share the folders above them)."""
-    known = {} if known is None else known
-    walked: list[Path] = []
-    found = None
-    for folder in (directory, *directory.parents):
-        if folder in known:
-            found = known[folder]
-            break
-        walked.append(folder)
-        found = _config_in(folder)
-        if found is not None:
-            break
-    known.update(dict.fromkeys(walked, found))
-    return found
+    return nearest(directory, _config_in, {} if known is None else known)
 
 
 def _config_in(folder: Path) -> Path | None:

@@ -16,7 +16,7 @@ from typing import Iterator
 
 from a2alint.config import Settings, SettingsResolver
 from a2alint.globs import Patterns, matched, patterns_git_reads
-from a2alint.paths import printable, read_regular, resolved
+from a2alint.paths import nearest, printable, read_regular, resolved
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,13 @@ def _ignore_file(path: Path, base: Path) -> list[Patterns]:
     return [Patterns(patterns_git_reads(data.decode("utf-8", "replace").splitlines()), base)]
 
 
-def git_root(directory: Path) -> Path | None:
-    """The git work tree ``directory`` is in."""
-    for folder in (directory, *directory.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
+def git_root(directory: Path, known: dict[Path, Path | None] | None = None) -> Path | None:
+    """The git work tree ``directory`` is in (``known``: see :func:`nearest`)."""
+    return nearest(directory, _work_tree, {} if known is None else known)
+
+
+def _work_tree(folder: Path) -> Path | None:
+    return folder if (folder / ".git").exists() else None
 
 
 def _git_dir(root: Path) -> Path:
@@ -73,18 +74,26 @@ class _Ignores:
 
     def __init__(self) -> None:
         self.cache: dict[Path, list[Patterns]] = {}
+        self.roots: dict[Path, Path | None] = {}  # (see git_root)
 
     def lists(self, directory: Path) -> list[Patterns]:
-        if directory in self.cache:
-            return self.cache[directory]
-        root = git_root(directory)
-        if root is None:
-            lists: list[Patterns] = []
-        else:
-            above = _ignore_file(_git_dir(root) / "info" / "exclude", root) if directory == root else self.lists(directory.parent)
-            lists = above + _ignore_file(directory / ".gitignore", directory)
-        self.cache[directory] = lists
-        return lists
+        """The lists of ``directory``, made from those of the folders above it (each folder
+        once, from the work tree's root down: no recursion, however deep the tree)."""
+        pending: list[tuple[Path, Path]] = []
+        folder = directory
+        while folder not in self.cache:
+            root = git_root(folder, self.roots)
+            if root is None:
+                self.cache[folder] = []
+                break
+            pending.append((folder, root))
+            if folder == root:
+                break
+            folder = folder.parent
+        for folder, root in reversed(pending):
+            above = _ignore_file(_git_dir(root) / "info" / "exclude", root) if folder == root else self.cache[folder.parent]
+            self.cache[folder] = above + _ignore_file(folder / ".gitignore", folder)
+        return self.cache[directory]
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         return matched(self.lists(resolved(path.parent)), path, is_dir)

@@ -5,11 +5,13 @@ the path's symbolic links), and shown so that every name prints as itself."""
 from __future__ import annotations
 
 import errno
-import functools
 import os
 import re
 import stat
 from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 
 def resolved(path: Path) -> Path:
@@ -19,25 +21,43 @@ def resolved(path: Path) -> Path:
     return _resolved(path if path.is_absolute() else Path.cwd() / path)
 
 
-_MOST_PARTS = 64
+#: Real paths found so far (emptied when it grows past ``_MOST_REMEMBERED``).
+_RESOLVED: dict[Path, Path] = {}
+_MOST_REMEMBERED = 1 << 16
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _resolved(path: Path) -> Path:
-    # A folder is resolved once for all its files: a file that is not a link is then one
-    # lstat, where ``resolve`` walks every part of its path again. A path with ``..`` (which
-    # resolve takes after the links before it, even past a folder that does not exist) or
-    # more parts than the recursion should walk is resolved whole.
-    if ".." in path.parts or len(path.parts) > _MOST_PARTS or path.parent == path:
+    # A folder is resolved once for all its files and folders: from the nearest folder
+    # above already resolved, each step down is one lstat (``resolve`` walks every part of
+    # the path again: a tree 1,000 folders deep took 1,000 lstats a file). A path with
+    # ``..`` (which resolve takes after the links before it, even past a folder that does
+    # not exist) is resolved whole.
+    if ".." in path.parts or path.parent == path:
         return path.resolve()
+    steps: list[Path] = []
+    folder = path
+    while folder not in _RESOLVED and folder.parent != folder:
+        steps.append(folder)
+        folder = folder.parent
+    if len(_RESOLVED) + len(steps) > _MOST_REMEMBERED:
+        _RESOLVED.clear()
+    real = _RESOLVED.get(folder, folder)  # (the anchor is itself)
+    for step in reversed(steps):
+        real = _RESOLVED[step] = _step(real, step)
+    return real
+
+
+def _step(folder: Path, path: Path) -> Path:
+    """The real path of ``path``, whose folder's real path is ``folder``."""
+    candidate = folder / path.name
     try:
-        if stat.S_ISLNK(os.lstat(path).st_mode):
-            return path.resolve()
+        if stat.S_ISLNK(os.lstat(candidate).st_mode):
+            return candidate.resolve()
     except FileNotFoundError:
         pass  # resolve keeps a name that does not exist as it is, after its resolved folder
     except OSError:
         return path.resolve()
-    return _resolved(path.parent) / path.name
+    return candidate
 
 
 def relative_to(display: str, root: Path, cwd: Path) -> str:
@@ -92,3 +112,25 @@ def size_text(count: int) -> str:
         if count % size == 0:
             return f"{count // size} {unit}"
     return f"{count} bytes"
+
+
+def nearest(directory: Path, found_in: Callable[[Path], T | None], known: dict[Path, T | None]) -> T | None:
+    """What ``found_in`` finds in the nearest folder at or above ``directory`` where it
+    finds something (None: nowhere). ``known``: the answers for folders walked before,
+    added to as this walk goes, so that the folders of a deep tree, which share the
+    folders above them, are each looked into once (a walk per folder was quadratic: 64 s
+    for a file 1,000 folders down)."""
+    walked: list[Path] = []
+    found = None
+    folder = directory
+    while True:
+        if folder in known:
+            found = known[folder]
+            break
+        walked.append(folder)
+        found = found_in(folder)
+        if found is not None or folder.parent == folder:
+            break
+        folder = folder.parent
+    known.update(dict.fromkeys(walked, found))
+    return found

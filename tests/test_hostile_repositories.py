@@ -149,3 +149,18 @@ def test_a_version_folder_that_is_a_symbolic_link_is_not_written_through(project
     write(project / "peer.py", UNFIXABLE)
     assert check(".").exit_code == 1
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_file_at_the_bottom_of_a_deep_chain_of_folders_costs_each_folder_once(project, check, monkeypatch):
+    """Config files, the git work tree and real paths are looked for once per folder of the
+    tree: each file's walk to the root was quadratic (64 s for a file 1,000 folders down)."""
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    depth = 300
+    write(project.joinpath(*["d"] * depth, "peer.py"), UNFIXABLE)
+    looked = []
+    for name in ("stat", "lstat"):
+        real = getattr(os, name)
+        monkeypatch.setattr(os, name, lambda *args, real=real, **kwargs: looked.append(1) or real(*args, **kwargs))
+    result = check("--no-cache", "--output-format", "concise", "-q")
+    assert result.stdout.count("AC107") == 1
+    assert len(looked) < 40 * depth  # (a walk per folder: over 100,000)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from a2alint.config import Settings
-from a2alint.paths import _resolved
+from a2alint.paths import _RESOLVED, _resolved
 from a2alint.project import _IMPORT, ModuleIndex, _import_statements, import_statements
 from a2alint.registry import load_rules
 from a2alint.runner import Linter, ProjectRun
@@ -83,7 +83,7 @@ def test_real_paths_are_what_resolve_gives(tmp_path):
         tmp_path / "dangling" / "x.py",
         Path(tmp_path.anchor),
     ]:
-        _resolved.cache_clear()
+        _RESOLVED.clear()
         assert _resolved(path) == path.resolve(), path
 
 
