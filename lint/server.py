@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+import json
 import logging
 import os
 import re
@@ -39,6 +40,7 @@ from typing import Any, Callable, Iterable, Sequence
 from urllib.parse import urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import PositionCodec
@@ -296,6 +298,7 @@ class A2ALintServer:
             types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False),
         )(self.code_action)
         feature(types.SHUTDOWN)(self.shutdown)
+        feature(REFUSED)(self.refused)
 
     def capability(self, dotted: str) -> Any:
         value: Any = self.ls.client_capabilities
@@ -443,6 +446,21 @@ class A2ALintServer:
         self.unwanted.pop(uri, threading.Event()).set()
         self.engine.workspace.closed(Path(self._path_of(uri)))
         self.ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def refused(self, params: Any) -> None:
+        """A message too large to read (see :class:`FramedInput`): said, and its document is
+        not checked until it is opened again (what the message changed is unknown); a request
+        is answered with an error."""
+        field = params.get if isinstance(params, dict) else lambda name: getattr(params, name, None)
+        uri, method = field("uri"), field("method") or "a message"
+        text = f"a2alint refused {method} of {field('size')} bytes (at most {MAX_MESSAGE_BYTES})"
+        if uri is not None and uri in self.documents:
+            self.did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+            text += f"; {uri} is not checked until it is opened again"
+        logger.error("%s", text)
+        self.ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=text))
+        if field("request"):
+            raise JsonRpcInvalidRequest(text)
 
     def shutdown(self, params: None = None) -> None:
         self.shut_down = True
@@ -726,6 +744,32 @@ _CONTENT_LENGTH = re.compile(rb"Content-Length: *([0-9]{1,12})\r\n", re.IGNORECA
 _HEADER = re.compile(rb"[A-Za-z-]+: *[^\r\n]*\r\n")
 
 
+#: A message larger than ``MAX_MESSAGE_BYTES`` (and at most this) is read past and
+#: refused; a larger ``Content-Length`` is taken for a broken client, and ends the stream.
+MAX_SKIPPED_BYTES = 1024 * 1024 * 1024
+#: The message the reader hands on in place of one it refused (handled by ``refused``).
+REFUSED = "a2alint/refusedMessage"
+_HEAD_BYTES = 64 * 1024
+_ID = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,15}|"(?:[^"\\]|\\.){0,200}")')
+_METHOD = re.compile(rb'"method"\s*:\s*"([A-Za-z/$_]{1,100})"')
+_URI = re.compile(rb'"uri"\s*:\s*"((?:[^"\\]|\\.){1,4000})"')
+
+
+def _refusal(head: bytes, size: int) -> bytes:
+    """The message that stands for a refused one of ``size`` bytes starting with ``head``:
+    a request (the same id) when it was one, so that its answer is an error."""
+    found = {name: pattern.search(head) for name, pattern in (("id", _ID), ("method", _METHOD), ("uri", _URI))}
+    params = {"size": size, "request": found["id"] is not None}
+    if found["method"]:
+        params["method"] = found["method"].group(1).decode()
+    if found["uri"]:
+        params["uri"] = json.loads(b'"' + found["uri"].group(1) + b'"')
+    message = {"jsonrpc": "2.0", "method": REFUSED, "params": params}
+    if found["id"]:
+        message["id"] = json.loads(found["id"].group(1))
+    return json.dumps(message).encode()
+
+
 class FramedInput:
     """The client's stream as pygls reads it (``readline`` for headers, ``read`` for the
     body), one whole, well-framed message at a time. pygls trusts the framing: a
@@ -764,12 +808,22 @@ class FramedInput:
             return self._refuse("no end to the message's headers")
         if length is None:
             return self._refuse("a message without a Content-Length")
-        if length == 0 or length > MAX_MESSAGE_BYTES:
+        if length == 0 or length > MAX_SKIPPED_BYTES:
             return self._refuse(f"a Content-Length of {length} (at most {MAX_MESSAGE_BYTES})")
-        body = self.raw.read(length)
-        if len(body) < length:
-            return []
-        return [f"Content-Length: {length}\r\n".encode(), b"\r\n", body]
+        if length > MAX_MESSAGE_BYTES:  # read past, never held: the server refuses it and goes on
+            head = self.raw.read(_HEAD_BYTES)
+            left = length - len(head)
+            while left > 0:
+                chunk = self.raw.read(min(left, 1 << 20))
+                if not chunk:
+                    return []
+                left -= len(chunk)
+            body = _refusal(head, length)
+        else:
+            body = self.raw.read(length)
+            if len(body) < length:
+                return []
+        return [f"Content-Length: {len(body)}\r\n".encode(), b"\r\n", body]
 
     @staticmethod
     def _refuse(reason: str) -> list[bytes]:

@@ -82,3 +82,36 @@ def test_exit_during_a_slow_lint_leaves_at_once(tmp_path):
     server.stdin.flush()
     server.wait(timeout=60)
     assert time.monotonic() - started < 3
+
+
+def test_a_message_over_the_limit_is_refused_and_the_server_goes_on(tmp_path):
+    """A well-framed message larger than ``MAX_MESSAGE_BYTES`` is read past (never held),
+    said, and its document left unchecked; a request of that size is answered with an
+    error; the messages after it are served."""
+    from a2alint.server import MAX_MESSAGE_BYTES
+
+    uri = (tmp_path / "peer.py").as_uri()
+    opened = {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": "import a2a\n"}}
+    huge = "x" * (MAX_MESSAGE_BYTES + 10)
+    change = {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": huge}]}
+    hover = {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}
+    stdin = b"".join([
+        _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()}}),
+        _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        _frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": opened}),
+        _frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": change}),
+        _frame({"jsonrpc": "2.0", "id": 6, "method": "textDocument/hover", "params": {**hover, "padding": huge}}),
+        _frame({"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover", "params": hover}),
+        _frame({"jsonrpc": "2.0", "id": 8, "method": "shutdown"}),
+        _frame({"jsonrpc": "2.0", "method": "exit"}),
+    ])
+    done = _server(stdin)
+    stderr = done.stderr.decode(errors="replace")
+    assert done.returncode == 0, stderr[-2000:]
+    assert "refused textDocument/didChange of" in stderr and f"{uri} is not checked until it is opened again" in stderr
+    answers = {}
+    for line in done.stdout.split(b"\r\n\r\n")[1:]:
+        message = json.loads(line.split(b"Content-Length")[0])
+        answers[message.get("id")] = message
+    assert "error" in answers[6] and "refused textDocument/hover" in answers[6]["error"]["message"]
+    assert "result" in answers[7] and "result" in answers[8]
