@@ -677,7 +677,10 @@ class A2ALintServer:
         return actions
 
     async def hover(self, params: types.HoverParams) -> types.Hover | None:
-        linted = await self.current(params.text_document.uri)
+        """The documentation of the rules flagged where the cursor is, among the findings
+        the editor shows (the last published): at once, never after a lint still running."""
+        uri = params.text_document.uri
+        linted = self.results.get(uri) if uri in self.documents else None
         if linted is None:
             return None
         at = _key(params.position)

@@ -115,3 +115,55 @@ def test_a_message_over_the_limit_is_refused_and_the_server_goes_on(tmp_path):
         answers[message.get("id")] = message
     assert "error" in answers[6] and "refused textDocument/hover" in answers[6]["error"]["message"]
     assert "result" in answers[7] and "result" in answers[8]
+
+
+def _answer(stream, wanted_id: int) -> dict:
+    """Read messages from the server's ``stream`` until the answer to ``wanted_id``."""
+    while True:
+        length = None
+        while True:
+            line = stream.readline()
+            if not line:
+                raise EOFError("the server closed its output")
+            if line == b"\r\n":
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        message = json.loads(stream.read(length))
+        if message.get("id") == wanted_id and "method" not in message:
+            return message
+
+
+def test_a_hover_during_a_slow_lint_is_answered_from_the_findings_shown(tmp_path):
+    """Hover needs only what the editor shows (the last published findings): it waited for
+    the lint of the document's newer text (600 s in one run)."""
+    from conftest import UNFIXABLE
+
+    server, uri, text = linting_a_slow_document(tmp_path)
+    try:
+        fast = (tmp_path / "fast.py").as_uri()
+        opened = {"textDocument": {"uri": fast, "languageId": "python", "version": 1, "text": UNFIXABLE}}
+        server.stdin.write(_frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": opened}))
+        server.stdin.flush()
+        deadline = time.monotonic() + 120
+        hover = {"textDocument": {"uri": fast}, "position": {"line": 1, "character": 25}}
+        answer = None
+        while time.monotonic() < deadline:  # until fast.py's findings are published (after slow.py's lint)
+            request_id = int(time.monotonic() * 1000)
+            server.stdin.write(_frame({"jsonrpc": "2.0", "id": request_id, "method": "textDocument/hover", "params": hover}))
+            server.stdin.flush()
+            answer = _answer(server.stdout, request_id)
+            if answer.get("result"):
+                break
+            time.sleep(0.2)
+        assert answer and answer.get("result"), "fast.py was never linted"
+        change = {"textDocument": {"uri": fast, "version": 2}, "contentChanges": [{"text": text}]}  # now slow to lint
+        server.stdin.write(_frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": change}))
+        started = time.monotonic()
+        server.stdin.write(_frame({"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover", "params": hover}))
+        server.stdin.flush()
+        answered = _answer(server.stdout, 99)
+        assert time.monotonic() - started < 2
+        assert "AC107" in answered["result"]["contents"]["value"]
+    finally:
+        server.kill()
