@@ -310,9 +310,9 @@ def _table_in(path: Path, data: bytes) -> dict[str, Any] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: not UTF-8, as TOML must be: {error}") from None
-    document = _toml(str(path), text)
     if path.name != "pyproject.toml":
-        return document  # a2alint.toml holds the settings at its top level, like ruff.toml
+        return _toml(str(path), text)  # a2alint.toml holds the settings at its top level, like ruff.toml
+    document = _toml(str(path), _own_lines(text) or text)
     tool = document.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: key 'tool': expected a table, got {tool!r}")
@@ -320,6 +320,32 @@ def _table_in(path: Path, data: bytes) -> dict[str, Any] | None:
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{path}: key 'tool.a2alint': expected a table, got {table!r}")
     return table
+
+
+_TABLE_HEADER = re.compile(r"[ \t]*\[\[?[ \t]*([A-Za-z0-9_.\- \t]+?)[ \t]*\]\]?[ \t]*(?:#.*)?")
+
+
+def _own_lines(text: str) -> str | None:
+    """``text`` (a pyproject.toml) with every line outside its ``[tool.a2alint...]`` tables
+    blanked (lines keep their numbers, for errors), so that other tools' tables cost
+    nothing to read: tomllib is quadratic in a dotted key's parts (66 s for one). None when
+    that cannot be done exactly: a multi-line string, a line starting with ``[`` that is no
+    plain table header, or the name a2alint outside those tables (``[tool]`` with
+    ``a2alint = {...}``, a dotted key): then the whole text is read."""
+    if "'''" in text or '"""' in text:
+        return None
+    kept, ours = [], False
+    for line in text.split("\n"):
+        if line.lstrip(" \t").startswith("["):
+            header = _TABLE_HEADER.fullmatch(line.rstrip("\r"))
+            if header is None:
+                return None
+            name = re.sub(r"[ \t]", "", header.group(1))
+            ours = name == "tool.a2alint" or name.startswith("tool.a2alint.")
+        elif not ours and ("a2alint" in line or re.match(r"[ \t]*[\"']?tool\b", line)):
+            return None  # (a key of a2alint's table, or one that may make `tool` no table)
+        kept.append(line if ours else "")
+    return "\n".join(kept)
 
 
 def _configures_a2alint(pyproject: Path) -> bool:

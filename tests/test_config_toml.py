@@ -105,15 +105,17 @@ DEEP_TABLE = "x = " + "{ a = " * 5000 + "1" + " }" * 5000 + "\n"
 
 
 @pytest.mark.parametrize("deep", [DEEP_ARRAY, DEEP_TABLE], ids=["arrays", "inline-tables"])
-@pytest.mark.parametrize(
-    "name, text",
-    [
-        ("pyproject.toml", '[tool.a2alint]\nignore = ["AC107"]\n[tool.other]\n'),  # in another tool's table
-        ("a2alint.toml", "[rules.AC107]\n"),
-    ],
-)
-def test_a_deeply_nested_config_is_exit_2_naming_it(project, check, name, text, deep):
-    _fails_naming(check, write(project / name, text + deep), "nested too deeply")
+def test_a_deeply_nested_config_is_exit_2_naming_it(project, check, deep):
+    _fails_naming(check, write(project / "a2alint.toml", "[rules.AC107]\n" + deep), "nested too deeply")
+
+
+@pytest.mark.parametrize("deep", [DEEP_ARRAY, DEEP_TABLE], ids=["arrays", "inline-tables"])
+def test_a_deep_value_in_another_tool_s_table_is_not_read(project, check, deep):
+    """Only a2alint's tables of a pyproject.toml are parsed (when they can be cut out exactly)."""
+    write(project / "pyproject.toml", '[tool.a2alint]\nignore = ["AC107"]\n[tool.other]\n' + deep)
+    write(project / "peer.py", UNFIXABLE)
+    result = check("--no-cache")
+    assert result.exit_code == 0 and "nested too deeply" not in result.stderr
 
 
 # --- src ---------------------------------------------------------------------------------------

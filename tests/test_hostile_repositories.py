@@ -164,3 +164,27 @@ def test_a_file_at_the_bottom_of_a_deep_chain_of_folders_costs_each_folder_once(
     result = check("--no-cache", "--output-format", "concise", "-q")
     assert result.stdout.count("AC107") == 1
     assert len(looked) < 40 * depth  # (a walk per folder: over 100,000)
+
+
+def test_another_tool_s_table_in_pyproject_is_not_what_a2alint_reads(project, check, monkeypatch):
+    """Only the ``[tool.a2alint]`` tables are parsed when they can be cut out exactly:
+    tomllib is quadratic in a dotted key's parts (a deep key in another tool's table took
+    66 s). What is parsed is counted, not timed."""
+    import a2alint.config
+
+    deep = ".".join(["k"] * 20_000)
+    write(project / "pyproject.toml", f'[tool.other]\n{deep} = 1\n\n[tool.a2alint]\nignore = ["AC107"]\n')
+    write(project / "peer.py", UNFIXABLE)
+    parsed: list[str] = []
+    real = a2alint.config._toml
+    monkeypatch.setattr(a2alint.config, "_toml", lambda source, text: parsed.append(text) or real(source, text))
+    result = check("--no-cache")
+    assert result.exit_code == 0, result.stdout  # the a2alint table was read: AC107 ignored
+    assert parsed and all(deep not in text for text in parsed)
+
+
+def test_an_error_in_the_a2alint_table_keeps_its_line_number(project, check):
+    write(project / "pyproject.toml", '[project]\nname = "x"\n\n[tool.a2alint]\nselect = \n')
+    write(project / "peer.py", UNFIXABLE)
+    result = check("--no-cache")
+    assert result.exit_code == 2 and "not valid TOML" in result.stderr and "line 5" in result.stderr

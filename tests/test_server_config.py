@@ -16,7 +16,7 @@ from test_server import FINDING, LspClient, client, workspace  # noqa: E402, F40
 @pytest.mark.parametrize(
     "name, data",
     [
-        ("pyproject.toml", ('[tool.a2alint]\nignore = ["AC107"]\n[tool.other]\nx = ' + "[" * 5000 + "]" * 5000).encode()),
+        ("pyproject.toml", ('[tool.a2alint]\nignore = ["AC107"]\nx = ' + "[" * 5000 + "]" * 5000).encode()),  # (in a2alint's own table)
         ("pyproject.toml", '[tool]\na2alint = { ignore = ["AC107"] }\nname = "caf\xe9"\n'.encode("latin-1")),
         ("a2alint.toml", ("x = " + "{ a = " * 5000 + "1" + " }" * 5000).encode()),
     ],
