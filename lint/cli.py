@@ -44,7 +44,23 @@ def _codes(values: tuple[str, ...], option: str) -> tuple[str, ...] | None:
     return tuple(codes)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: The exit code of a run interrupted (Ctrl-C, or a plug-in raising KeyboardInterrupt): the
+#: shell's for SIGINT, never 1 (which means findings, and click would give).
+INTERRUPTED = 130
+
+
+class _Program(click.Group):
+    """The ``a2alint`` command group: an interrupt ends the run with :data:`INTERRUPTED`."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("a2alint: interrupted", err=True)
+            sys.exit(INTERRUPTED)
+
+
+@click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="a2alint", message="%(prog)s %(version)s")
 def main() -> None:
     """a2alint: find A2A client code that re-fetches Agent Cards after submission, cancels on

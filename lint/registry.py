@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -131,8 +132,9 @@ def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
     for entry in entry_points(group=GROUP):
         where = _plugin(entry)
         try:
-            loaded = entry.load()
-        except Exception as error:  # whatever the plug-in's import raises
+            with contextlib.redirect_stdout(sys.stderr):  # a print() at import must not corrupt a report
+                loaded = entry.load()
+        except (Exception, SystemExit) as error:  # whatever the plug-in's import raises, an exit too
             raise RegistryError(f"{where}: cannot be imported: {type(error).__name__}: {error}") from None
         if isinstance(loaded, ModuleType):
             rules = _rules_in(loaded)

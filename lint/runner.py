@@ -9,6 +9,7 @@ file while the other rules and files go on.
 from __future__ import annotations
 
 import ast
+import contextlib
 import gc
 import hashlib
 import io
@@ -383,12 +384,16 @@ class Linter:
                         continue
                     rule = rule_class(settings.rule_options.get(code))
                     try:
-                        rule.check(model)
+                        if rule_class.__module__.startswith(BUILT_IN_RULES):
+                            rule.check(model)
+                        else:  # a plug-in's print() must not corrupt a report on stdout
+                            with contextlib.redirect_stdout(sys.stderr):
+                                rule.check(model)
                     except TooComplex:
                         raise
                     except RecursionError:  # questions nested past the interpreter's limit
                         raise TooComplex(None, deep=True) from None
-                    except Exception as error:
+                    except (Exception, SystemExit) as error:  # a plug-in's sys.exit() too: never a silent pass
                         detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
                         errors.append(
                             f"internal error in {code} ({rule_class.name}) on {display}: {detail}\n"
@@ -660,6 +665,8 @@ class WorkerDied(Exception):
 
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
+#: The modules of a2alint's own rules (a rule from elsewhere is a plug-in's).
+BUILT_IN_RULES = "a2alint.rules."
 MIN_FILES_PER_POOL = 24
 #: ``--jobs`` beyond this many processes per CPU only adds processes that wait for one.
 MOST_JOBS_PER_CPU = 2

@@ -7,6 +7,7 @@ be; the command runs in a process of its own.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -184,3 +185,34 @@ def test_the_plugin_prefilter_says_yes_wherever_importlib_metadata_could_find_on
             if (info / "entry_points.txt").is_file():
                 (info / "entry_points.txt").write_text(other, encoding="utf-8")
         assert registry._may_declare_plugins() is False
+
+
+@pytest.mark.parametrize(
+    "body, code, said",
+    [
+        ("raise SystemExit(0)", 2, "internal error in XY101"),
+        ("raise KeyboardInterrupt", 130, "a2alint: interrupted"),
+        ("print('{\"forged\": true}')\n        self.report(model.module.body[0], 'first statement')", 1, ""),
+    ],
+    ids=["sys-exit", "keyboard-interrupt", "print"],
+)
+def test_a_plug_in_rule_cannot_pass_the_run_or_write_into_the_report(project, tmp_path, body, code, said):
+    """A plug-in's sys.exit(0) in check() made the run exit 0 with no output, its
+    KeyboardInterrupt exit 1 (findings), and its print() corrupted a JSON report."""
+    source = SOUND_RULE.format(extra="").replace('self.report(model.module.body[0], "first statement")', body)
+    assert body in source
+    env = install(tmp_path / "site", "xy_rules", source)
+    write(project / "peer.py", UNFIXABLE)
+    run = run_installed("check", "--no-cache", "--output-format", "json", "peer.py", cwd=project, env=env)
+    assert run.exit_code == code, (run.stdout, run.stderr)
+    assert said in run.stderr
+    if code == 1:
+        assert json.loads(run.stdout)["diagnostics"] and '{"forged": true}' in run.stderr
+
+
+def test_a_plug_in_that_exits_at_import_is_refused_by_name(project, tmp_path):
+    env = install(tmp_path / "site", "xy_rules", "import sys\nprint('noise')\nsys.exit(0)\n")
+    write(project / "peer.py", UNFIXABLE)
+    run = run_installed("check", "--no-cache", "--output-format", "json", "peer.py", cwd=project, env=env)
+    assert run.exit_code == 2 and "cannot be imported: SystemExit" in run.stderr
+    assert run.stdout == ""
