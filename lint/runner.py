@@ -366,7 +366,11 @@ class Linter:
             return refused.diagnostics, []
         path = path or Path(display)
         project = analysis.project.replaced(model, path) if analysis is not None else Project.of(model, path)
-        return self.check_model(model, text, display, settings, enabled, Analysis(project, settings.api))
+        fresh = Analysis(project, settings.api)
+        try:
+            return self.check_model(model, text, display, settings, enabled, fresh)
+        finally:  # its answers are this text's only: freed now, not kept by a run without the collector
+            fresh.release()
 
     def check_model(
         self, model: ModuleModel, text: str, display: str, settings: Settings, enabled: frozenset[str], analysis: Analysis

@@ -261,3 +261,18 @@ def test_a_fix_that_cannot_be_written_keeps_the_finding_the_project_gave(project
     assert digests.read_text() == DIGESTS
     assert "digests.py: not fixed: Permission denied" in run.stderr
     assert run.exit_code == 1 and "digests.py:6:27: AC107" in run.stdout
+
+
+def test_each_fixed_file_s_check_again_frees_its_analysis(project, check, monkeypatch):
+    """A fixed file is checked again against the project with its new text, in an analysis
+    of its own; kept until the run's end (the collector is off), those made --fix of 1,500
+    files take 4.5 GB. Each is released as soon as its findings are out."""
+    from a2alint.values import Analysis
+
+    released = []
+    real = Analysis.release
+    monkeypatch.setattr(Analysis, "release", lambda self: released.append(1) or real(self))
+    for index in range(3):
+        write(project / f"peer_{index}.py")
+    assert check("--fix", "--unsafe-fixes", "--no-cache", ".").exit_code == 0
+    assert len(released) >= 3  # one for each file checked again (at least)
