@@ -222,7 +222,13 @@ def shown_path(path: str) -> str:
     """``path`` as a line of output shows it: its control characters as their symbols, as
     :func:`_printable` shows source, so that a file name cannot forge a line of the report
     or drive the terminal. For display only: the file is read and written by its real name."""
-    return _UNPRINTABLE_IN_PATH.sub(_symbol, path)
+    return one_line(path)
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, its control characters (newlines and tabs too) as their symbols:
+    what a plug-in's message may hold is shown, never run by the terminal or read as a line."""
+    return _UNPRINTABLE_IN_PATH.sub(_symbol, text)
 
 
 def _symbol(match: re.Match[str]) -> str:

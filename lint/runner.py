@@ -22,7 +22,7 @@ import tokenize
 import traceback
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
@@ -39,6 +39,7 @@ from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting
 from a2alint.paths import resolved, size_text
 from a2alint.positions import Positions
+from a2alint.reporters import one_line
 from a2alint.reparse import Buffer, Reparser
 from a2alint.flow import Flow
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project, import_statements
@@ -487,9 +488,13 @@ class Linter:
             steps[same(report.node)] = 0
             code_flow = tuple(steps[same(node)] for node in report.flow if same(node) in steps)
             suggestion = report.suggestion_text(lambda target: _line_text(where(target), display))
+            message = report.message
+            if not rule.__module__.startswith(BUILT_IN_RULES):  # a plug-in's words: shown, one line each
+                message, suggestion = one_line(message), suggestion and one_line(suggestion)
+                related = tuple(replace(r, label=one_line(r.label)) for r in related)
             diagnostic = Diagnostic(
                 display, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1,
-                rule.code, rule.name, rule.severity, report.message, suggestion, fix, related, code_flow,
+                rule.code, rule.name, rule.severity, message, suggestion, fix, related, code_flow,
             )
             key = (diagnostic.line, diagnostic.column, diagnostic.code)
             if key not in seen:  # one finding per place and rule

@@ -216,3 +216,15 @@ def test_a_plug_in_that_exits_at_import_is_refused_by_name(project, tmp_path):
     run = run_installed("check", "--no-cache", "--output-format", "json", "peer.py", cwd=project, env=env)
     assert run.exit_code == 2 and "cannot be imported: SystemExit" in run.stderr
     assert run.stdout == ""
+
+
+def test_a_plug_in_s_message_cannot_forge_a_report_line_or_drive_the_terminal(project, tmp_path):
+    forged = "first\\n::error file=forged.py,line=1::forged\\x1b[2J"
+    source = SOUND_RULE.format(extra="").replace('"first statement"', f'"{forged}"')
+    env = install(tmp_path / "site", "xy_rules", source)
+    write(project / "peer.py", UNFIXABLE)
+    for output_format in ("github", "concise"):
+        run = run_installed("check", "--no-cache", "--output-format", output_format, "peer.py", cwd=project, env=env)
+        assert run.exit_code == 1
+        assert not any(line.startswith("::error file=forged") for line in run.stdout.splitlines())
+        assert "\x1b" not in run.stdout and "XY101 first\u240a::error" in run.stdout
