@@ -364,8 +364,6 @@ def check(
     errors = [e for r in results for e in r.errors]
     for error in errors:
         click.echo(f"a2alint: {error}", err=True)
-    for note in (n for r in results for n in r.notes) if verbose else ():
-        click.echo(f"a2alint: note: {note}", err=True)
     for warning in (w for r in results for w in r.warnings):
         click.echo(f"a2alint: {warning}", err=True)
 

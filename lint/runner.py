@@ -82,9 +82,8 @@ class FileResult:
     data: bytes = b""
     #: The findings whose fixes were applied, pass after pass.
     fixes_applied: list[Diagnostic] = field(default_factory=list)
-    #: What ``--verbose`` tells of the file besides its findings (see :func:`unread_note`).
-    notes: list[str] = field(default_factory=list)
-    #: What the user is told on stderr about this file, the exit code unchanged.
+    #: What the user is told on stderr about this file, the exit code unchanged (with
+    #: ``--verbose``, also :func:`unread_note`).
     warnings: list[str] = field(default_factory=list)
 
 
@@ -191,7 +190,7 @@ class Linter:
         if self.prefilter and not matters and not (apimodel.may_matter(data, settings) if prefiltered is None else prefiltered):
             unread = apimodel.method_call_in(data) if self.verbose else None
             if unread is not None:
-                result.notes.append(unread_note(display, *unread))
+                result.warnings.append(unread_note(display, *unread))
             if UNUSED_NOQA not in enabled or b"noqa" not in data.lower():
                 return prepared
             result.diagnostics = self._suppress([], find_noqa(text), text, display, enabled)  # no finding here: all unused
@@ -303,7 +302,7 @@ class Linter:
                 unread = analysis.unread_by_name(prepared.model) if self.verbose else None
                 if unread is not None:
                     start = Positions.of(prepared.model, prepared.text or "").get([unread.node])[unread.node].start
-                    result.notes.append(unread_note(result.display, start.line, start.column + 1, unread.method))
+                    result.warnings.append(unread_note(result.display, start.line, start.column + 1, unread.method))
         except Exception as error:
             result.fixed, result.fixes_applied = None, []  # all of the fixes or none of them
             if isinstance(error, RecursionError):
@@ -631,7 +630,7 @@ def read_source(path: Path, limit: int = MAX_BYTES) -> bytes:
 def unread_note(display: str, line: int, column: int, method: str) -> str:
     """``--verbose``'s note on a module whose A2A calls the name fallback does not read."""
     return (
-        f"{display}:{line}:{column}: .{method}() is not read as an A2A call: the module imports no A2A package "
+        f"note: {display}:{line}:{column}: .{method}() is not read as an A2A call: the module imports no A2A package "
         "and the receiver's type is out of sight; declare its API in [tool.a2alint.api] (README: What a2alint cannot see)"
     )
 
