@@ -36,6 +36,7 @@ from a2alint.values import (
     guessed,
     is_card_name,
     kept_in_fields,
+    ScopeValues,
 )
 
 __all__ = ["Anchor", "Flow", "Origin", "flow_of", "is_card_name", "runs_before", "exclusive", "leaves_before"]
@@ -2133,17 +2134,42 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
 def _into(bind: Bind, keys: set[str]) -> bool:
     """``bind`` binds one of ``keys`` or stores into a field of one (``request.metadata =
     ...``, ``request.metadata.update(...)``, ``body["params"]["metadata"][k] = ...``)."""
-    return any(t in keys or any(t.startswith(k + ".") for k in keys) for t in bind.targets)
+    return any(_at_or_below(t, keys) for t in bind.targets)
 
 
-def argument_texts(call: Call, hops: int = 2, returned: Callable[[Call], list[str]] | None = None) -> list[str]:
+def _at_or_below(key: str, keys: set[str]) -> bool:
+    return key in keys or any(key.startswith(k + ".") for k in keys)
+
+
+def _aliases(call: Call, keys: set[str], values: ScopeValues) -> set[str]:
+    """Names bound, before ``call``, to what one of ``keys`` or a field of it holds (``meta =
+    request.metadata``), also through a record or dict that held it (``held = {"m":
+    request.metadata}; meta = held["m"]``) or a project function that returns that part of
+    its argument (``meta = metadata_of(request)``): a store into them (``meta[k] = d``) is
+    a store into ``keys``."""
+    found = set()
+    for bind in call.scope.binds:
+        if bind.order < call.order and bind.copy_of is not None:
+            copied = [bind.copy_of, *(s.copy_of for s in values.sources(bind.copy_of, bind) if s.copy_of is not None)]
+        elif bind.order < call.order and bind.direct is not None:  # `meta = metadata_of(request)`
+            copied = [values.analysis.handed_back_part(bind.direct)]
+        else:
+            continue
+        if any(key is not None and _at_or_below(key, keys) for key in copied):
+            found.update(t for t in bind.targets if "." not in t)
+    return found
+
+
+def argument_texts(call: Call, values: ScopeValues, hops: int = 2, returned: Callable[[Call], list[str]] | None = None) -> list[str]:
     """Strings, keys and fields that flow into ``call``'s arguments, through up to ``hops``
     assignments (and any number of plain copies): ``message = Message(metadata={"contract_digest":
-    d}); send(message)``. ``returned``: the texts of what a call on the way returns
-    (``msg = build(job, terms)``)."""
+    d}); send(message)``, and stores through a name for part of what is sent (``meta =
+    request.metadata; meta[k] = d``, ``values``: ``call``'s function's). ``returned``: the
+    texts of what a call on the way returns (``msg = build(job, terms)``)."""
     texts = [*call.args.strings, *call.args.keys, *call.args.fields]
     wanted, seen = set(call.args.keys), set()
     while hops > 0:
+        wanted |= _aliases(call, wanted, values)
         feeding = [b for b in call.scope.binds if b.order < call.order and _into(b, wanted) and id(b) not in seen]
         if not feeding:
             break

@@ -1479,6 +1479,22 @@ class Analysis:
                 return call
         return None
 
+    def handed_back_part(self, call: Call) -> str | None:
+        """The key, in ``call``'s function, of the part of an argument that the project
+        function ``call`` runs returns (``meta = metadata_of(body)``, which returns
+        ``body["params"].setdefault("metadata", {})``: ``body.params.metadata``)."""
+        target = self.project_function(call)
+        if target is None:
+            return None
+        returned = self.values(target.function).returns()
+        if len(returned) != 1 or next(iter(returned))[0] != PARAM:
+            return None
+        [(_, param, path)] = returned
+        arg = call.argument(param.index - self.offset(call, target.function), param.name)
+        if arg is None or not _copies(arg.value):
+            return None
+        return ".".join((next(iter(arg.value.reads)), *path))
+
     def handed_back(self, call: Call, position: int = 0, count: int = 1):
         """The argument of ``call`` that the project function it calls returns as it was
         given (``a2a_with_contract_hash(message, card)`` hands back ``message``, its

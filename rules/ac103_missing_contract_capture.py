@@ -29,8 +29,11 @@ class MissingContractCapture(Rule):
     declares), a `hashlib` digest over those fields, or a metadata key
     carrying such a digest into the send (also one stored into the message's
     metadata after it is built, `request.metadata.update({...})`,
-    `request.metadata[k] = d`, `params.setdefault("metadata", {})[k] = d`, or one
-    a project helper the message is handed to before the send sets on it).
+    `request.metadata[k] = d`, `params.setdefault("metadata", {})[k] = d`, the
+    same through a name for the metadata, `meta = request.metadata; meta[k] = d`,
+    however that name got it (a dict or record that held it, a project function
+    that returns it), or one a project helper the message is handed to before the
+    send sets on it).
     One finding per send call. A
     wrapper named like the API (`RemoteAgentConnection.send_message`) is not
     judged itself: calls of it from outside its class are.
@@ -519,7 +522,7 @@ def ask(transport: Transport, text: str) -> dict:
                 return True
             if any(word in text.lower() for text in (*store.value.strings, *store.value.keys) for word in _EVIDENCE_WORDS):
                 return True
-        return any(word in text.lower() for text in argument_texts(call, returned=flow.returned_texts) for word in _EVIDENCE_WORDS)
+        return any(word in text.lower() for text in argument_texts(call, flow.analysis.values(call.scope), returned=flow.returned_texts) for word in _EVIDENCE_WORDS)
 
     @classmethod
     def _card_notes(cls, flow: Flow, scope: Scope, send: Call, depth: int = 2) -> tuple[list[Note], str, Origin | None]:

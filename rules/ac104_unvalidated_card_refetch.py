@@ -507,7 +507,7 @@ def refresh(base):
     def _has_validator(flow: Flow, chain: list[Call]) -> bool:
         """A fetch on the way sends a validator, or the code keeps the card's ETag / Last-Modified."""
         for step in chain:
-            if any(word in text.lower() for text in argument_texts(step) for word in VALIDATOR_WORDS):
+            if any(word in text.lower() for text in argument_texts(step, flow.analysis.values(step.scope)) for word in VALIDATOR_WORDS):
                 return True
         for step in chain:
             scope = step.scope
