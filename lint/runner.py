@@ -696,6 +696,8 @@ _DEFINED = re.compile(
     rb"^(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\r\n]*)?=(?!=))", re.MULTILINE
 )
 _HASHES = re.compile(rb"\bhashlib\b|\bhmac\b|\bhash\(")
+#: The API's method names, as words of a file (see :meth:`ProjectRun.checks`).
+_API_METHODS = frozenset(method.encode() for method in apimodel.METHOD_ROLES)
 _WORD = re.compile(rb"\w+")
 
 
@@ -864,7 +866,8 @@ class ProjectRun:
         """Whether ``path`` is checked as part of the project's A2A code: an A2A module, or
         a module next to one whose text can take part: an importer that names a function
         or class the A2A modules define (a wrapper's caller), a module they import that
-        hashes (a contract helper) or names one. Asked per file, so that a run that reports
+        hashes (a contract helper), calls the API by a method's name on what it is handed
+        (``resolver.get_agent_card()`` in a helper that imports nothing of A2A), or names one. Asked per file, so that a run that reports
         on a few A2A files (pre-commit) scans no other file's words."""
         found = self._checks.get(path)
         if found is None:
@@ -880,7 +883,7 @@ class ProjectRun:
         imported_by_seed = not self.seeds.isdisjoint(self.graph.users(path))
         if not (imports_seed or imported_by_seed):
             return False
-        if imported_by_seed and self._scanned("hashes", path):
+        if imported_by_seed and (self._scanned("hashes", path) or not _API_METHODS.isdisjoint(self._scanned("words", path))):
             return True
         if self._defined is None:
             self._defined = frozenset().union(*(self._scanned("defined", seed) for seed in self.seeds))
