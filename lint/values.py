@@ -616,13 +616,20 @@ class ScopeValues:
         return frozen(atoms)
 
     def returns(self) -> frozenset:
-        if self._returns is None:
-            self._returns = NOTHING  # a recursive function: what it returns elsewhere
-            atoms: set[tuple] = set()
+        if self._returns is not None:
+            return self._returns
+        self._returns = NOTHING  # a recursive function: what it returns elsewhere
+        provisional = self.analysis.provisional
+        atoms: set[tuple] = set()
+        try:
             for exit_ in self.handed_out():
                 atoms |= self.expr(exit_.value, exit_)
-            self._returns = frozen(atoms)
-        return self._returns
+        finally:
+            self._returns = None
+        found = frozen(atoms)
+        if self.analysis.provisional == provisional:  # not made of an answer given mid-question
+            self._returns = found
+        return found
 
 
 # --- the project -----------------------------------------------------------------------------
@@ -1238,13 +1245,16 @@ class Analysis:
         if found is not None:
             return found
         if key in self._finding:  # asked while being found (a recursive call): nothing yet
+            self.provisional += 1
             return []
         self._finding.add(key)
+        provisional = self.provisional
         try:
             found = self._find_targets(call)
         finally:
             self._finding.discard(key)
-        self._targets[key] = found
+        if self.provisional == provisional:  # not made of an answer given mid-question
+            self._targets[key] = found
         return found
 
     def _find_targets(self, call: Call) -> list[Target]:
@@ -1334,7 +1344,10 @@ class Analysis:
             return self.resolve(project_path(kind, atom[2]), local=True) if kind else NOTHING
         param = atom[1]
         scope = self.scope_of_param(param)
-        if scope is None or param.annotation or param.star or id(param) in self._passing:
+        if id(param) in self._passing:  # asked again while its callers are read: nothing yet
+            self.provisional += 1
+            return NOTHING
+        if scope is None or param.annotation or param.star:
             return NOTHING
         passed: set[tuple] = set()
         self._passing.add(id(param))
@@ -1930,13 +1943,15 @@ class Analysis:
         if id(scope) in self._summarising:
             return Summary()  # recursion: the fixed point is reached from the outside in
         self._summarising.add(id(scope))
+        provisional = self.provisional
         try:
             values = self.values(scope)
             returns = values.returns() if scope.is_function else NOTHING
             found = Summary(returns=returns)
         finally:
             self._summarising.discard(id(scope))
-        self._summaries[id(scope)] = found
+        if self.provisional == provisional:  # not made of an answer given mid-question
+            self._summaries[id(scope)] = found
         return found
 
     def effects(self, scope: Scope, role: str) -> list[tuple[tuple[Call, ...], Wire | None]]:
