@@ -19,9 +19,13 @@ from typing import TYPE_CHECKING, Iterator, TypeVar, Union
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
+from a2alint.deadline import OverTime, time_limit
 from a2alint.rule import Rule
 
 GROUP = "a2alint.rules"
+#: How long importing one plug-in may take (a plug-in's import may import heavy
+#: libraries): past it, the plug-in is refused (see :mod:`a2alint.deadline`).
+PLUGIN_IMPORT_SECONDS = 60.0
 CODE = re.compile(r"[A-Z]{1,4}[0-9]{3}")
 NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
@@ -132,8 +136,11 @@ def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
     for entry in entry_points(group=GROUP):
         where = _plugin(entry)
         try:
-            with contextlib.redirect_stdout(sys.stderr):  # a print() at import must not corrupt a report
+            # a print() at import must not corrupt a report, nor a hang hang the run
+            with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_IMPORT_SECONDS):
                 loaded = entry.load()
+        except OverTime:
+            raise RegistryError(f"{where}: cannot be imported: it ran past the time limit of {PLUGIN_IMPORT_SECONDS:g} s for a plug-in's import, and was stopped") from None
         except (Exception, SystemExit) as error:  # whatever the plug-in's import raises, an exit too
             raise RegistryError(f"{where}: cannot be imported: {type(error).__name__}: {error}") from None
         if isinstance(loaded, ModuleType):

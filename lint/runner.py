@@ -32,6 +32,7 @@ from a2alint import apimodel, notebooks
 from a2alint.config import DEFAULT_MAX_FILE_SIZE, Layer, Overrides, Settings
 from a2alint.cache import Scanned, digest
 from a2alint.control import TooComplex, budget
+from a2alint.deadline import OverTime, time_limit
 from a2alint.diagnostics import Cell, Diagnostic, Edit, Fix, Position, Related
 from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, line_offsets, parses, rendered, select_fixes, split_lines
@@ -390,15 +391,17 @@ class Linter:
                     try:
                         if rule_class.__module__.startswith(BUILT_IN_RULES):
                             rule.check(model)
-                        else:  # a plug-in's print() must not corrupt a report on stdout
-                            with contextlib.redirect_stdout(sys.stderr):
-                                rule.check(model)
+                        else:
+                            _check_contained(rule, model)
                     except TooComplex:
                         raise
                     except RecursionError:  # questions nested past the interpreter's limit
                         raise TooComplex(None, deep=True) from None
-                    except (Exception, SystemExit) as error:  # a plug-in's sys.exit() too: never a silent pass
-                        detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
+                    except (Exception, SystemExit, OverTime) as error:  # a plug-in's sys.exit() too: never a silent pass
+                        if isinstance(error, OverTime):
+                            detail = f"its check() ran past the time limit of {PLUGIN_CHECK_SECONDS:g} s a plug-in rule has per file, and was stopped"
+                        else:
+                            detail = traceback.format_exc() if self.verbose else f"{type(error).__name__}: {error}"
                         errors.append(
                             f"internal error in {code} ({rule_class.name}) on {display}: {detail}\n"
                             "  please report this as a bug, with the file if you can share it"
@@ -672,9 +675,22 @@ class WorkerDied(Exception):
     what it was checking is checked again, file by file."""
 
 
-#: Fewer files than this are checked in-process: a pool costs more than it saves.
 #: The modules of a2alint's own rules (a rule from elsewhere is a plug-in's).
 BUILT_IN_RULES = "a2alint.rules."
+#: How long a plug-in rule's ``check()`` of one file may run: past it, it is stopped and
+#: is an internal error of that rule on that file (see :mod:`a2alint.deadline` for what
+#: can be stopped).
+PLUGIN_CHECK_SECONDS = 10.0
+
+
+def _check_contained(rule: Rule, model: ModuleModel) -> None:
+    """A plug-in rule's check: its print() kept off stdout (it would corrupt a report),
+    within :data:`PLUGIN_CHECK_SECONDS`."""
+    with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_CHECK_SECONDS):
+        rule.check(model)
+
+
+#: Fewer files than this are checked in-process: a pool costs more than it saves.
 MIN_FILES_PER_POOL = 24
 #: ``--jobs`` beyond this many processes per CPU only adds processes that wait for one.
 MOST_JOBS_PER_CPU = 2
