@@ -23,7 +23,7 @@ from a2alint.config import ConfigError, Layer, Overrides, SelectionError, Settin
 from a2alint.discovery import discover, excluded, project_context, project_root
 from a2alint.globs import made_absolute, unreadable_pattern
 from a2alint.paths import resolved
-from a2alint.registry import RegistryError, RulePage, load_rules, markdown_table, rule_pages, severity_label
+from a2alint.registry import RegistryError, RulePage, load_rules, markdown_table, refuse_plugins_from, rule_pages, severity_label
 
 # The engine (and libcst, a third of a second to import) is imported by the functions of
 # ``check`` that use it: ``--version`` and ``rule`` answer without it.
@@ -71,8 +71,10 @@ def main() -> None:
         _fail("the current directory no longer exists; cd into one that does")
 
 
-def _registry() -> dict:
-    """Every rule, or exit 2 naming the plug-in that cannot be registered."""
+def _registry(checked: tuple[str, ...] = ()) -> dict:
+    """Every rule, or exit 2 naming the plug-in that cannot be registered (or would be
+    imported from inside the paths ``checked``)."""
+    refuse_plugins_from(checked)
     try:
         return load_rules()
     except RegistryError as error:
@@ -267,10 +269,10 @@ def check(
         gc.disable()
         if not _LEAVING_AT_ONCE:
             click.get_current_context().call_on_close(gc.enable)
-    registry = _registry()
-    cwd = Path.cwd()
     if stdin_filename and not paths:
         paths = ("-",)  # like ruff: naming the stdin source implies reading it
+    registry = _registry(tuple(path for path in paths or (".",) if path != "-"))
+    cwd = Path.cwd()
     fix = fix or fix_only
     try:
         config_file, tables = config_options(config_values)

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterator, TypeVar, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, TypeVar, Union
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -135,6 +135,12 @@ def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
 
     for entry in entry_points(group=GROUP):
         where = _plugin(entry)
+        inside = _checked_file(entry.module)
+        if inside is not None:
+            raise RegistryError(
+                f"{where}: refused: its module would be imported from {inside}, the code being checked "
+                "(a2alint never runs it; is the current directory on PYTHONPATH?)"
+            )
         try:
             # a print() at import must not corrupt a report, nor a hang hang the run
             with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_IMPORT_SECONDS):
@@ -150,6 +156,51 @@ def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
         if not rules:
             raise RegistryError(f"{where}: provides no a2alint rule (a subclass of a2alint.rule.Rule, or a module of them)")
         yield from ((where, rule) for rule in rules)
+
+
+#: The real paths of the folders and files a command checks: no plug-in is imported from
+#: inside them (see :func:`refuse_plugins_from`).
+_checked: tuple[str, ...] = ()
+
+
+def refuse_plugins_from(paths: Iterable[str | os.PathLike]) -> None:
+    """Refuse a plug-in whose module would be imported from inside ``paths`` (what the
+    command checks), before the rules are loaded: with the current directory on
+    ``sys.path`` (``PYTHONPATH=.``), a repository could ship a module named like an
+    installed plug-in, or declare one, and have a2alint run it."""
+    global _checked
+    _checked = tuple(os.path.realpath(path) for path in paths)
+
+
+def _checked_file(module: str) -> str | None:
+    """Where ``module``'s top-level package would be imported from, when that is the code
+    being checked: a module of the current directory itself (the repository's top folder,
+    found there through ``PYTHONPATH=.``), or one inside the paths checked that is not
+    installed in this interpreter's site-packages (a project's ``.venv``). Found without
+    running any of it."""
+    try:
+        spec = importlib.util.find_spec(module.partition(".")[0])
+    except (ImportError, ValueError):
+        return None  # the import fails, and says why
+    places = [*(spec.submodule_search_locations or ()), *([spec.origin] if spec.has_location else [])] if spec else []
+    here = os.path.realpath(os.curdir)
+    for place in places:
+        real = os.path.realpath(place)
+        if os.path.dirname(real) == here or (_inside(real, _checked) and not _inside(real, _site_packages())):
+            return place
+    return None
+
+
+def _inside(path: str, folders: Iterable[str]) -> bool:
+    return any(path == folder or path.startswith(folder.rstrip(os.sep) + os.sep) for folder in folders)
+
+
+def _site_packages() -> list[str]:
+    import site
+    import sysconfig
+
+    folders = [*site.getsitepackages(), site.getusersitepackages(), *(sysconfig.get_paths()[k] for k in ("purelib", "platlib"))]
+    return [os.path.realpath(folder) for folder in folders]
 
 
 def _may_declare_plugins() -> bool:

@@ -9,6 +9,7 @@ and 60 s an import) by a wrapper that sets them, then runs the command.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -19,7 +20,7 @@ import pytest
 
 from a2alint import runner
 from a2alint.registry import load_rules
-from conftest import UNFIXABLE, Run, write
+from conftest import UNFIXABLE, Run, run_installed, write
 from test_plugins import SOUND_RULE, install
 
 #: The command run with both time limits set to ``sys.argv[1]`` seconds.
@@ -42,8 +43,6 @@ def run_limited(seconds: float, *args: str, cwd: Path, env: dict, timeout: float
 
 
 def _environment() -> dict:
-    import os
-
     return {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
 
 
@@ -65,8 +64,9 @@ HANGS = {
 
 @pytest.mark.parametrize("jobs, files", [("1", 2), ("2", 30)], ids=["in-process", "pool"])
 @pytest.mark.parametrize("hang", HANGS)
-def test_a_plug_in_rule_that_hangs_on_a_file_is_stopped_and_the_run_goes_on(project, tmp_path, hang, jobs, files):
+def test_a_plug_in_rule_that_hangs_on_a_file_is_stopped_and_the_run_goes_on(tmp_path, hang, jobs, files):
     env = plugin_checking(HANGS[hang], tmp_path / "site")
+    project = tmp_path / "repo"  # not the site's folder (a plug-in inside the checked code is refused)
     write(project / "slow.py", UNFIXABLE)
     for n in range(files - 1):
         write(project / f"peer{n}.py", UNFIXABLE)
@@ -120,3 +120,57 @@ def test_a_plug_in_rule_that_loops_is_stopped_in_a_thread_too(monkeypatch):
     assert [d.code for d in result.diagnostics] == ["AC107"]
     (error,) = result.errors
     assert error.startswith("internal error in XY102 (loops) on p.py: its check() ran past the time limit of 0.5 s")
+
+
+# --- never a plug-in from the code being checked --------------------------------------------
+
+#: A module of the checked repository named like the installed plug-in: importing it leaves a mark.
+SHADOW = "from pathlib import Path\nPath('ran').write_text('the checked code ran')\n"
+
+
+@pytest.mark.parametrize("how", ["PYTHONPATH=.", "a declared plug-in", "checking another folder"])
+def test_a_plug_in_is_never_imported_from_the_paths_being_checked(tmp_path, how):
+    project = tmp_path / "repo"
+    env = install(tmp_path / "site", "xy_rules", SOUND_RULE.format(extra=""))
+    write(project / "peer.py", UNFIXABLE)
+    if how == "a declared plug-in":  # the repository ships the distribution's metadata too
+        env = install(project, "xy_rules", SHADOW)
+        env["PYTHONPATH"] = "."
+    else:
+        write(project / "xy_rules.py", SHADOW)
+        env["PYTHONPATH"] = os.pathsep.join([".", env["PYTHONPATH"]])
+    checked = "src" if how == "checking another folder" else "."  # its top folder is the repository's too
+    write(project / "src" / "peer.py", UNFIXABLE)
+    run = run_installed("check", "--no-cache", checked, cwd=project, env=env)
+    assert run.exit_code == 2, (run.stdout, run.stderr)
+    (line,) = run.stderr.splitlines()
+    assert line.startswith("a2alint: error: plug-in xy-rules 0.1 (entry point 'xy_rules = xy_rules'")
+    assert f"refused: its module would be imported from {project / 'xy_rules.py'}, the code being checked" in line
+    assert not (project / "ran").exists()
+
+
+def test_python_m_runs_the_installed_plug_in_not_the_checked_codes(tmp_path):
+    # python -m takes the current directory off sys.path (a2alint's __main__)
+    project = tmp_path / "repo"
+    env = install(tmp_path / "site", "xy_rules", SOUND_RULE.format(extra=""))
+    write(project / "xy_rules.py", SHADOW)
+    write(project / "src" / "peer.py", UNFIXABLE)
+    run = run_installed("-m", "a2alint", "check", "--no-cache", ".", cwd=project, env=env)
+    assert run.exit_code == 1 and "XY101" in run.stdout, run.stderr
+    assert not (project / "ran").exists()
+
+
+def test_a_plug_in_installed_in_the_projects_own_virtual_environment_loads(tmp_path, monkeypatch):
+    from a2alint import registry
+
+    project = tmp_path / "repo"
+    installed = project / ".venv" / "lib" / "site-packages"
+    write(installed / "xy_rules.py", SOUND_RULE.format(extra=""))
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "path", [str(installed), *sys.path])
+    monkeypatch.setattr("site.getsitepackages", lambda: [str(installed)])
+    monkeypatch.setattr(registry, "_checked", ())
+    registry.refuse_plugins_from(["."])
+    assert registry._checked_file("xy_rules") is None
+    monkeypatch.setattr("site.getsitepackages", lambda: [])  # the same module, not installed: the checked code's
+    assert registry._checked_file("xy_rules") == str(installed / "xy_rules.py")

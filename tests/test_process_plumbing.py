@@ -84,10 +84,11 @@ class Spins(Rule):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; PR_SET_PDEATHSIG is Linux's")
-def test_pool_workers_die_when_the_run_is_killed(project, tmp_path):
+def test_pool_workers_die_when_the_run_is_killed(project, tmp_path_factory):
     from test_plugins import install
 
-    environment = {**os.environ, **install(tmp_path / "site", "xy_spins", SPINNING_RULE)}
+    site = tmp_path_factory.mktemp("site")  # outside the checked folder, where a plug-in is refused
+    environment = {**os.environ, **install(site, "xy_spins", SPINNING_RULE)}
     for copy in range(2):  # enough A2A modules for a pool
         for source in sorted(CORPUS.glob("*.py")):
             shutil.copy(source, project / f"{source.stem}_{copy}.py")
