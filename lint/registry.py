@@ -146,7 +146,8 @@ def _plugin_rules() -> Iterator[tuple[str, type[Rule]]]:
             with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_IMPORT_SECONDS):
                 loaded = entry.load()
         except OverTime:
-            raise RegistryError(f"{where}: cannot be imported: it ran past the time limit of {PLUGIN_IMPORT_SECONDS:g} s for a plug-in's import, and was stopped") from None
+            limit = f"{PLUGIN_IMPORT_SECONDS:g} s"
+            raise RegistryError(f"{where}: cannot be imported: it ran past the time limit of {limit} for a plug-in's import, and was stopped") from None
         except (Exception, SystemExit) as error:  # whatever the plug-in's import raises, an exit too
             raise RegistryError(f"{where}: cannot be imported: {type(error).__name__}: {error}") from None
         if isinstance(loaded, ModuleType):

@@ -10,6 +10,12 @@ In ``INVALID`` examples, a line that must be reported ends with
 ``# expect: CODE``; a rule with a fix may give the fixed source as
 ``Invalid(source, fixed=...)``. An example of several modules that import each
 other is ``Files({"client.py": ..., "remote.py": ...})``, checked as one project.
+
+A plug-in's rule (one not in ``a2alint.rules``) runs contained: its ``print()`` goes
+to stderr, its ``check()`` of one file is stopped after ``PLUGIN_CHECK_SECONDS`` (see
+:mod:`a2alint.deadline` for what a limit can stop: not a long call into native code),
+and an exception, ``sys.exit()`` or (in the command line's forked process) ``os._exit()``
+there is an internal error of the rule on that file.
 """
 
 from __future__ import annotations

@@ -683,11 +683,27 @@ BUILT_IN_RULES = "a2alint.rules."
 PLUGIN_CHECK_SECONDS = 10.0
 
 
+#: In a process forked to check files apart (:func:`_check_apart`): where it writes the
+#: code of the plug-in rule it is in, read by its parent when it dies there; and the
+#: plug-in rules it leaves out.
+_in_plugin = None
+_not_run: frozenset[str] = frozenset()
+_MARKER_BYTES = 8
+
+
 def _check_contained(rule: Rule, model: ModuleModel) -> None:
     """A plug-in rule's check: its print() kept off stdout (it would corrupt a report),
     within :data:`PLUGIN_CHECK_SECONDS`."""
-    with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_CHECK_SECONDS):
-        rule.check(model)
+    if rule.code in _not_run:
+        return
+    if _in_plugin is not None:
+        _in_plugin[:] = rule.code.encode().ljust(_MARKER_BYTES, b"\0")
+    try:
+        with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_CHECK_SECONDS):
+            rule.check(model)
+    finally:
+        if _in_plugin is not None:
+            _in_plugin[:] = bytes(_MARKER_BYTES)
 
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
@@ -1134,13 +1150,15 @@ def check_files(
         results: list[FileResult | None] = [run.settled(i) for i in range(len(run.files))]
         pending = [i for i, r in enumerate(results) if r is None]
         jobs = min(jobs or available_cpus(), MOST_JOBS_PER_CPU * available_cpus(), len(pending) or 1)
-        if jobs == 1 or len(pending) < MIN_FILES_PER_POOL:
-            run.prepare_all([resolved(run.files[i][1]) for i in pending])
-            for i in pending:
-                results[i] = run.check(i)
+        if len(pending) >= MIN_FILES_PER_POOL and jobs > 1:
+            checked = _check_in_pool(run, pending, jobs)
+        elif pending and _runs_plugins(run, pending):  # a plug-in's os._exit() or crash must not end the run
+            checked = _check_apart(run, pending, _fork_context())
         else:
-            for i, result in _check_in_pool(run, pending, jobs):
-                results[i] = result
+            run.prepare_all([resolved(run.files[i][1]) for i in pending])
+            checked = [(i, run.check(i)) for i in pending]
+        for i, result in checked:
+            results[i] = result
     return _in_cells(run, results, fix)  # type: ignore[arg-type]
 
 
@@ -1166,7 +1184,6 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
     process that dies (a crash in native code, the kernel's out-of-memory killer) takes
     only itself: the others go on without its facts, and its share is checked again file
     by file, each in a process of its own, so that a crash costs only the file behind it."""
-    import multiprocessing
     import pickle
 
     shares: list[list[int]] = [[] for _ in range(jobs)]
@@ -1175,9 +1192,7 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
         least = loads.index(min(loads))
         shares[least].append(i)
         loads[least] += len(run.source(resolved(run.files[i][1])) or b"")
-    global _forked_by
-    _forked_by = os.getpid()
-    context = multiprocessing.get_context("fork")
+    context = _fork_context()
     workers = []
     for share in shares:
         if not share:
@@ -1212,36 +1227,74 @@ def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple
                 lost += share
     finally:
         _stop(workers)
-    return found + [(i, _check_alone(run, i, context)) for i in sorted(lost)]
+    return found + [checked for i in sorted(lost) for checked in _check_apart(run, [i], context)]
 
 
-def _check_alone(run: ProjectRun, index: int, context) -> FileResult:
-    """``files[index]`` checked in a forked process of its own: its result, or, when that
-    process dies too, an internal error for this one file."""
+def _runs_plugins(run: ProjectRun, pending: list[int]) -> bool:
+    """Whether a plug-in's rule is enabled for one of the files ``pending``."""
+    linter = run.linter
+    return any(
+        not linter.registry[code].__module__.startswith(BUILT_IN_RULES)
+        for settings in {id(run.files[i][2]): run.files[i][2] for i in pending}.values()
+        for code in linter.enabled(settings)
+    )
+
+
+def _check_apart(run: ProjectRun, indices: list[int], context, not_run: frozenset[str] = frozenset()) -> list[tuple[int, FileResult]]:
+    """``files[indices]`` checked in a forked process, with the plug-in rules ``not_run``
+    left out. When it dies, each file is checked again in a process of its own; a file
+    whose process died in a plug-in rule's check() (its ``os._exit()``, a crash in its
+    native code) is checked once more without that rule, which is an internal error on
+    it; a file whose process dies anyway is one."""
+    import mmap
     import pickle
 
+    marker = mmap.mmap(-1, _MARKER_BYTES)  # shared with the process: the plug-in rule it is in
     parent, child = context.Pipe()
-    process = context.Process(target=_alone_worker, args=(run, index, child), daemon=True)
+    process = context.Process(target=_apart_worker, args=(run, indices, child, marker, not_run), daemon=True)
     process.start()
     child.close()
     try:
         return pickle.loads(_receive(parent))
     except WorkerDied:
         process.join(timeout=5)
-        display, path, settings = run.files[index]
-        how = f"signal {-process.exitcode}" if process.exitcode and process.exitcode < 0 else f"exit status {process.exitcode}"
-        result = FileResult(display, data=run.source(resolved(path)) or b"")
-        result.errors.append(
-            f"internal error on {display}: the process checking it died ({how}); the other files were checked\n"
-            "  please report this as a bug, with the file if you can share it"
-        )
-        return result
     finally:
-        _stop([(process, parent, [index])])
+        _stop([(process, parent, indices)])
+    how = f"signal {-process.exitcode}" if process.exitcode and process.exitcode < 0 else f"exit status {process.exitcode}"
+    if process.exitcode == _INTERRUPTED_EXIT:
+        raise KeyboardInterrupt
+    if len(indices) > 1:
+        return [checked for i in indices for checked in _check_apart(run, [i], context, not_run)]
+    (index,) = indices
+    display, path, _ = run.files[index]
+    code = marker[:].rstrip(b"\0").decode("ascii", "replace")
+    if code in run.linter.registry and code not in not_run:
+        [(_, result)] = _check_apart(run, indices, context, not_run | {code})
+        error = (
+            f"internal error in {code} ({run.linter.registry[code].name}) on {display}: the process checking it"
+            f" ended in the rule's check() ({how}); its other rules were checked"
+        )
+    else:
+        result = FileResult(display, data=run.source(resolved(path)) or b"")
+        error = f"internal error on {display}: the process checking it died ({how}); the other files were checked"
+    result.errors.insert(0, error + "\n  please report this as a bug, with the file if you can share it")
+    return [(index, result)]
+
+
+def _fork_context():
+    """The multiprocessing context workers are forked in, by this process (:data:`_forked_by`)."""
+    import multiprocessing
+
+    global _forked_by
+    _forked_by = os.getpid()
+    return multiprocessing.get_context("fork")
 
 
 #: The process that forks the workers (set before it forks them: see :func:`_die_with_parent`).
 _forked_by = os.getpid()
+#: How a worker that was interrupted (Ctrl-C, a plug-in's KeyboardInterrupt) exits: its
+#: parent is interrupted then too. The shell's status for SIGINT.
+_INTERRUPTED_EXIT = 130
 
 
 def _die_with_parent() -> None:
@@ -1261,12 +1314,18 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _alone_worker(run: ProjectRun, index: int, connection) -> None:
+def _apart_worker(run: ProjectRun, indices: list[int], connection, marker, not_run: frozenset[str]) -> None:
     import pickle
 
+    global _in_plugin, _not_run
     _die_with_parent()
+    _in_plugin, _not_run = marker, not_run
     try:
-        connection.send(pickle.dumps(_shipped(run, run.check(index)), protocol=pickle.HIGHEST_PROTOCOL))
+        run.prepare_all([resolved(run.files[i][1]) for i in indices])
+        results = [(i, _shipped(run, run.check(i))) for i in indices]
+        connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+    except KeyboardInterrupt:
+        os._exit(_INTERRUPTED_EXIT)
     finally:
         connection.close()
 
@@ -1315,6 +1374,8 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
                 run.shipped[path] = payload
         results = [(i, _shipped(run, run.check(i))) for i in share]
         connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
+    except KeyboardInterrupt:
+        os._exit(_INTERRUPTED_EXIT)
     finally:
         connection.close()
 

@@ -58,7 +58,10 @@ def plugin_checking(body: str, site: Path) -> dict:
 
 HANGS = {
     "sleeps": "            time.sleep(600)\n",
-    "loops, keeping every Exception": "            while True:\n                try:\n                    sum(range(100))\n                except Exception:\n                    pass\n",
+    "loops, keeping every Exception": (
+        "            while True:\n                try:\n                    sum(range(100))\n"
+        "                except Exception:\n                    pass\n"
+    ),
 }
 
 
@@ -120,6 +123,34 @@ def test_a_plug_in_rule_that_loops_is_stopped_in_a_thread_too(monkeypatch):
     assert [d.code for d in result.diagnostics] == ["AC107"]
     (error,) = result.errors
     assert error.startswith("internal error in XY102 (loops) on p.py: its check() ran past the time limit of 0.5 s")
+
+
+# --- a plug-in that ends the process -------------------------------------------------------
+
+ENDS = {"os._exit(0)": "            import os; os._exit(0)\n", "a crash": "            import os, signal; os.kill(os.getpid(), signal.SIGSEGV)\n"}
+
+
+@pytest.mark.parametrize("jobs, files", [("1", 2), ("2", 30)], ids=["-j 1", "pool"])
+@pytest.mark.parametrize("end", ENDS)
+def test_a_plug_in_rule_that_ends_the_process_loses_no_other_finding(tmp_path, end, jobs, files):
+    # os._exit(0) in a pool lost the findings of the worker's files; in-process (-j 1, or
+    # fewer files than a pool takes) it made the run exit 0 with no output.
+    env = plugin_checking(ENDS[end], tmp_path / "site")
+    project = tmp_path / "repo"
+    write(project / "slow.py", UNFIXABLE)
+    for n in range(files - 1):
+        write(project / f"peer{n}.py", UNFIXABLE)
+    run = run_installed("check", "--no-cache", "-j", jobs, "--output-format", "json", ".", cwd=project, env=env)
+    assert run.exit_code == 2, run.stderr
+    (error,) = [line for line in run.stderr.splitlines() if "internal error" in line]
+    how = "exit status 0" if end == "os._exit(0)" else "signal 11"
+    assert error == (
+        "a2alint: internal error in XY101 (flags-first-statement) on slow.py: the process checking it ended in "
+        f"the rule's check() ({how}); its other rules were checked"
+    )
+    found = sorted((d["path"], d["code"]) for d in json.loads(run.stdout)["diagnostics"])
+    peers = [(f"peer{n}.py", code) for n in range(files - 1) for code in ("AC107", "XY101")]
+    assert found == sorted([*peers, ("slow.py", "AC107")])
 
 
 # --- never a plug-in from the code being checked --------------------------------------------
