@@ -125,6 +125,29 @@ def test_a_plug_in_rule_that_loops_is_stopped_in_a_thread_too(monkeypatch):
     assert error.startswith("internal error in XY102 (loops) on p.py: its check() ran past the time limit of 0.5 s")
 
 
+def test_a_plug_in_rule_that_loops_does_not_stop_the_language_server(tmp_path, monkeypatch):
+    pytest.importorskip("pygls")
+    import test_server
+
+    env = plugin_checking(HANGS["loops, keeping every Exception"], tmp_path / "site")
+    monkeypatch.setenv("PYTHONPATH", env["PYTHONPATH"])
+    monkeypatch.setattr(test_server, "SERVER", [sys.executable, "-c", LIMITED, "1", "server"])
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    client = test_server.LspClient(workspace)
+    try:
+        client.initialize(workspace, {"debounce": test_server.DEBOUNCE})
+        since = client.mark()
+        slow = client.open(workspace / "slow.py", UNFIXABLE)
+        assert [d["code"] for d in slow["diagnostics"]] == ["AC107"]
+        logged = client.wait_for("window/logMessage", since, lambda p: "internal error in XY101" in p["message"])
+        assert "ran past the time limit of 1 s" in logged["message"]
+        peer = client.open(workspace / "peer.py", UNFIXABLE)  # the server goes on
+        assert sorted(d["code"] for d in peer["diagnostics"]) == ["AC107", "XY101"]
+    finally:
+        client.close()
+
+
 # --- a plug-in that ends the process -------------------------------------------------------
 
 ENDS = {"os._exit(0)": "            import os; os._exit(0)\n", "a crash": "            import os, signal; os.kill(os.getpid(), signal.SIGSEGV)\n"}
