@@ -47,9 +47,9 @@ def _ring(signum, frame) -> None:
 
 @contextmanager
 def _alarm(seconds: float) -> Iterator[None]:
-    """The limit as a one-shot ``SIGALRM``; an alarm set by someone else (a test runner's
-    timeout) is put back with what was left of it."""
-    previous = signal.signal(signal.SIGALRM, _ring)
+    """The limit as a one-shot ``SIGALRM``; an alarm set around it (a test runner's
+    timeout, an outer limit) is put back with what was left of it."""
+    previous, around = signal.signal(signal.SIGALRM, _ring), _Armed.on
     _Armed.on = True
     started = time.monotonic()
     outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -58,7 +58,8 @@ def _alarm(seconds: float) -> Iterator[None]:
     finally:
         _Armed.on = False  # first: an alarm from here on is not for the code inside
         signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 0.001) if outer else 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        _Armed.on = around
 
 
 _watch = threading.Condition()
