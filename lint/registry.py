@@ -176,7 +176,7 @@ def refuse_plugins_from(paths: Iterable[str | os.PathLike]) -> None:
 def _checked_file(module: str) -> str | None:
     """Where ``module``'s top-level package would be imported from, when that is the code
     being checked: a module of the current directory itself (the repository's top folder,
-    found there through ``PYTHONPATH=.``), or one inside the paths checked that is not
+    found there through ``PYTHONPATH=.``) or one inside the paths checked, unless it is
     installed in this interpreter's site-packages (a project's ``.venv``). Found without
     running any of it."""
     try:
@@ -187,7 +187,7 @@ def _checked_file(module: str) -> str | None:
     here = os.path.realpath(os.curdir)
     for place in places:
         real = os.path.realpath(place)
-        if os.path.dirname(real) == here or (_inside(real, _checked) and not _inside(real, _site_packages())):
+        if (os.path.dirname(real) == here or _inside(real, _checked)) and not _inside(real, _site_packages()):
             return place
     return None
 
