@@ -19,6 +19,13 @@ from a2alint.model import Fact, Frame, Path
 #: made to defeat the analysis (hundreds of fetches and sends in one ``elif`` chain) take
 #: millions, which was minutes. Past the budget the file is not analysed (``AC002``).
 BUDGET = 400_000
+#: How many Python frames the analysis of one file may nest: a question about a call asks
+#: about the function it runs, which asks about the ones that runs, through the project.
+#: A chain of modules each handing a card to the next takes about nine a module: this is
+#: room for chains of several thousand modules, on a thread with a stack that holds them
+#: (:func:`a2alint.nesting.with_room`). The interpreter's default (1,000) was reached by a
+#: chain of 118, at a depth that depended on which answers earlier files had left behind.
+ANALYSIS_FRAMES = 50_000
 
 
 class TooComplex(Exception):
@@ -45,7 +52,7 @@ _budget = _Budget()
 
 
 @contextmanager
-def cancellable(unwanted: Callable[[], bool]) -> Iterator[None]:
+def cancellable(unwanted: Callable[[], bool] | None) -> Iterator[None]:
     """Let the analysis inside stop (:class:`Cancelled`) once ``unwanted()`` is true."""
     outer = _budget.unwanted
     _budget.unwanted = unwanted
@@ -53,6 +60,12 @@ def cancellable(unwanted: Callable[[], bool]) -> Iterator[None]:
         yield
     finally:
         _budget.unwanted = outer
+
+
+def unwanted() -> Callable[[], bool] | None:
+    """What the analysis on this thread stops on (see :func:`cancellable`): to hand on to
+    a thread that does its work."""
+    return _budget.unwanted
 
 
 def checkpoint() -> None:

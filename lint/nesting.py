@@ -13,8 +13,12 @@ and ours recurse per level too. So before parsing, one cheap scan over the text
   deep statements whose analysis would together take too long, is refused as "nested
   too deeply to check": past there, parsing and the model take seconds per statement,
   growing with the square of the depth or faster (ordinary code stays below 300);
-- anything deeper than ``ROOMY`` is analysed on a thread with a large stack and a
-  raised recursion limit, so that no depth that passes the scan can crash the process.
+- anything deeper than ``ROOMY`` is parsed and modelled on a thread with a large stack
+  and a raised recursion limit, so that no depth that passes the scan can crash the
+  process.
+
+Every file's analysis runs on such a thread too (:func:`with_room`): its questions nest
+through the project as deep as the project's modules hand values on.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import sys
 import threading
 from dataclasses import dataclass
 from typing import Callable, TypeVar
+
+from a2alint import control
 
 #: CPython's tokenizer refuses deeper bracket nesting (MAXLEVEL) in every version.
 MAX_BRACKETS = 200
@@ -302,38 +308,14 @@ class Nesting:
 
     def run(self, function: Callable[..., T], *args) -> T:
         """``function(*args)``, on a thread with room for this depth when it is deep."""
-        if self.depth <= ROOMY or getattr(_ROOMY_THREAD, "active", False):
+        if self.depth <= ROOMY:
             return function(*args)
-        with _ROOM:  # the recursion limit is the interpreter's: one deep file at a time
-            limit = sys.getrecursionlimit()
-            outcome: dict[str, object] = {}
+        return with_room(self.frames, function, *args)
 
-            def target() -> None:
-                _ROOMY_THREAD.active = True
-                try:
-                    outcome["value"] = function(*args)
-                except BaseException as error:  # handed to the caller's thread
-                    outcome["error"] = error
-
-            try:
-                previous = threading.stack_size(STACK_BYTES)
-            except (ValueError, RuntimeError):  # a platform that cannot: the default stack
-                previous = None
-            try:
-                thread = threading.Thread(target=target, name="a2alint-deep-file", daemon=True)
-                sys.setrecursionlimit(max(limit, 1000 + FRAMES_PER_LEVEL * self.depth))
-                thread.start()
-            finally:
-                if previous is not None:
-                    threading.stack_size(previous)
-            try:
-                thread.join()
-            finally:
-                sys.setrecursionlimit(limit)
-        if "error" in outcome:
-            raise outcome["error"]  # type: ignore[misc]
-        return outcome["value"]  # type: ignore[return-value]
-
+    @property
+    def frames(self) -> int:
+        """The Python frames that handling this file's deepest statement may take."""
+        return 1000 + FRAMES_PER_LEVEL * self.depth
 
     def survives(self, parse: Callable[[str], object], text: str) -> bool:
         """Whether ``parse(text)`` (libcst's native parser) returns without taking the
@@ -358,6 +340,46 @@ _TOO_DEEP = f"nested too deeply to check (more than {MAX_DEPTH} levels in one st
 
 _ROOM = threading.Lock()
 _ROOMY_THREAD = threading.local()
+
+
+def with_room(frames: int, function: Callable[..., T], *args) -> T:
+    """``function(*args)`` on a thread with ``STACK_BYTES`` of stack and a recursion limit
+    of at least ``frames`` (in place when already on one). The limit is the interpreter's:
+    one such thread at a time. What the caller's thread was told to stop on
+    (:func:`~a2alint.control.cancellable`) stops the work there too."""
+    if getattr(_ROOMY_THREAD, "active", False):
+        return function(*args)
+    unwanted = control.unwanted()
+    with _ROOM:
+        limit = sys.getrecursionlimit()
+        outcome: dict[str, object] = {}
+
+        def target() -> None:
+            _ROOMY_THREAD.active = True
+            try:
+                with control.cancellable(unwanted):
+                    outcome["value"] = function(*args)
+            except BaseException as error:  # handed to the caller's thread
+                outcome["error"] = error
+
+        try:
+            previous = threading.stack_size(STACK_BYTES)
+        except (ValueError, RuntimeError):  # a platform that cannot: the default stack
+            previous = None
+        try:
+            thread = threading.Thread(target=target, name="a2alint-roomy", daemon=True)
+            sys.setrecursionlimit(max(limit, frames))
+            thread.start()
+        finally:
+            if previous is not None:
+                threading.stack_size(previous)
+        try:
+            thread.join()
+        finally:
+            sys.setrecursionlimit(limit)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

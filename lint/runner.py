@@ -31,13 +31,13 @@ import libcst as cst
 from a2alint import apimodel, notebooks
 from a2alint.config import DEFAULT_MAX_FILE_SIZE, Layer, Overrides, Settings
 from a2alint.cache import Scanned, digest
-from a2alint.control import TooComplex, budget
+from a2alint.control import ANALYSIS_FRAMES, TooComplex, budget
 from a2alint.deadline import OverTime, time_limit
 from a2alint.diagnostics import Cell, Diagnostic, Edit, Fix, Position, Related
 from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, line_offsets, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
-from a2alint.nesting import Nesting
+from a2alint.nesting import Nesting, with_room
 from a2alint.paths import resolved, size_text
 from a2alint.positions import Positions
 from a2alint.reporters import one_line
@@ -287,7 +287,7 @@ class Linter:
         """Check the prepared model against the project ``analysis`` sees (and fix it)."""
         if prepared.model is None or prepared.nesting is None:
             return prepared.result
-        return prepared.nesting.run(self._finish, prepared, analysis)
+        return with_room(max(ANALYSIS_FRAMES, prepared.nesting.frames), self._finish, prepared, analysis)
 
     def _finish(self, prepared: "Prepared", analysis: Analysis) -> FileResult:
         """A failure of the engine itself, outside any rule, is an internal error for this
@@ -410,6 +410,7 @@ class Linter:
                     reports += [(rule_class, report) for report in rule.reports]
         except TooComplex as spent:  # no finding of a half-analysed file is trusted
             reports = []
+            analysis.forget()
             if TOO_COMPLEX in enabled:
                 diagnostics.append(self._too_complex(model, text, display, spent))
         noqa = find_noqa(text) if reports or diagnostics or UNUSED_NOQA in enabled else {}

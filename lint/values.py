@@ -696,6 +696,12 @@ class Analysis:
         #: again meanwhile (a cycle still open), else ``_NO_CYCLE`` (see :meth:`again`).
         self.asking, self.cycle_from = 0, _NO_CYCLE
 
+    def forget(self) -> None:
+        """Forget every answer: a question given up midway (the budget spent, or nested
+        past the interpreter's limit) leaves some behind made of what it had reached, which
+        later files of the run would take as complete."""
+        self.__init__(self.project, self.configured)  # type: ignore[misc]
+
     def release(self) -> None:
         """Forget every answer: the run is over. Its tables hold cycles through the facts,
         which a process running without the cyclic collector (the language server) frees
