@@ -1162,12 +1162,29 @@ class Flow:
         ids = _acted_on_ids(values, call) or self._ids_handed_in(call)
         if not ids:
             return False
+        if all(self._handed_back_after(values, key, call, fact) for key in ids):
+            return True
         later = [send for send in self.sends(scope) if send is not call and not runs_before(send, fact)]
         if ids & self.derived(scope, calls=later).keys():
             return True
         if ids & {found for send in later for found in _supplied_ids(values, send)}:
             return True  # the id the client gave the task in the send that creates it
         return all(self._minted_here(values, frozenset({key}), call, after=fact) for key in ids)
+
+    def _handed_back_after(self, values, key: str, at: Fact, fact: Fact, depth: int = 3) -> bool:
+        """What ``key`` holds at ``at`` is (a part of) what a project function run after
+        ``fact`` hands back (``for task, _ in relay.send(client, message)``; ``task_id =
+        event["result"]["id"]`` of such an ``event``): a task it submits out of the
+        analysis' reach, down helpers, as far as anything tells; not one from before."""
+        binds = values.reaching(key.split(".")[0], at)[0]
+        for bind in binds:
+            source = bind.direct or (bind.value.top[0] if bind.kind == "for" and len(bind.value.top) == 1 else None)
+            if source is not None:
+                if not (runs_before(fact, source) and not runs_before(source, fact) and self.analysis.project_function(source)):
+                    return False
+            elif bind.copy_of is None or depth <= 0 or not self._handed_back_after(values, bind.copy_of, bind, fact, depth - 1):
+                return False
+        return bool(binds)
 
     def endless(self, scope: Scope, loop: Frame) -> bool:
         """``loop`` has no end of its own: ``while True``, ``for _ in itertools.count()``, or a

@@ -95,6 +95,10 @@ class PostSubmissionCardFetch(Rule):
     - A project object made of card data (`AgentCard(**data)`) or of two or
       more of a card's fields under their own names (`PeerCard(name=d["name"],
       url=d["url"])`) is taken for the card.
+    - A task that a project function run after the fetch hands back (`for
+      task, _ in relay.send(client, message)`, its send past the analysis'
+      reach) is taken for one that function submits, not one that existed
+      before the fetch: a helper that hands back an older task there is missed.
     """
 
     code = "AC101"

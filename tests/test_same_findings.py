@@ -7,20 +7,22 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from a2alint import control, runner
 from a2alint.config import Settings
 from a2alint.registry import load_rules
 from a2alint.runner import Linter, check_files
 
 
-#: A host that delegates over A2A and, while the task runs, looks at the peer's card again
-#: through a project helper (``hops.h1.forward``), which hands it on down the chain.
-ENTRY = '''\
+#: A host that delegates over A2A and, while the task runs, looks at the peer's card again:
+#: ``{send}`` streams the task, ``{fetch}`` is the card looked at again.
+HOST = '''\
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import Message, Part, Role, TaskIdParams, TextPart
 
-from hops import {first}
+from {helpers}
 
 
 class Delegate:
@@ -32,8 +34,8 @@ class Delegate:
         card = await self.cards.get_agent_card()
         client = ClientFactory(ClientConfig(httpx_client=self.http)).create(card)
         message = Message(role=Role.user, message_id="q", parts=[Part(root=TextPart(text=text))])
-        async for task, _ in client.send_message(message):
-            now = {first}.forward(await self.cards.get_agent_card())
+        async for task, _ in {send}:
+            now = {fetch}
             if "summarise" not in [s.id for s in now.skills]:
                 await client.cancel_task(TaskIdParams(id=task.id))
                 return None
@@ -70,7 +72,9 @@ def write_chain(root: Path, length: int, extra_links: int = 0, entries: tuple[in
     names = []
     for start in entries:
         name = f"entry_{start}.py"
-        (root / name).write_text(ENTRY.format(first=f"h{start + 1}"))
+        hop = f"h{start + 1}"
+        fetch = f"{hop}.forward(await self.cards.get_agent_card())"  # hands it on down the chain
+        (root / name).write_text(HOST.format(helpers=f"hops import {hop}", send="client.send_message(message)", fetch=fetch))
         names.append(name)
     return names
 
@@ -130,3 +134,69 @@ def test_a_file_given_up_on_leaves_no_half_made_answer_to_the_next(tmp_path, mon
         for name, found in findings(tmp_path, order=order).items():
             assert found in (EXPECTED, [("AC002", 1)]), name
 
+
+#: Two clients whose send is wrapped in a helper of ``relay``, which may hand it on down
+#: more helpers (``{hop}``): the a2a-sdk's client, and JSON-RPC posted with httpx.
+SDK_CLIENT = HOST.format(helpers="relay import r1", send="r1.send(client, message)", fetch="await self.cards.get_agent_card()")
+SDK_HOP = "async def send(client, message):\n    async for event in {hop}(client, message):\n        yield event\n"
+SDK_SEND = SDK_HOP.format(hop="client.send_message").replace("(client, message):\n        yield", "(message):\n        yield")
+RAW_CLIENT = '''\
+import httpx
+
+from relay import r1
+
+CARD_PATH = "/.well-known/agent-card.json"
+
+
+async def translate(base: str, text: str):
+    async with httpx.AsyncClient() as http:
+        card = (await http.get(base + CARD_PATH)).json()
+        async for event in r1.submit(http, card["url"], text):
+            task_id = event["result"]["id"]
+            fresh = (await http.get(base + CARD_PATH)).json()
+            if "translate" not in [s["id"] for s in fresh["skills"]]:
+                cancel = {"jsonrpc": "2.0", "id": 2, "method": "tasks/cancel", "params": {"id": task_id}}
+                await http.post(card["url"], json=cancel)
+                return None
+        return card
+'''
+RAW_HOP = "async def submit(http, url, text):\n    async for event in {hop}(http, url, text):\n        yield event\n"
+RAW_SEND = '''\
+import json
+
+
+async def submit(http, url, text):
+    message = {"role": "user", "messageId": "t", "parts": [{"kind": "text", "text": text}]}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "message/stream", "params": {"message": message}}
+    async with http.stream("POST", url, json=body) as response:
+        async for line in response.aiter_lines():
+            if line.startswith("data:"):
+                yield json.loads(line[5:])
+'''
+
+
+def write_relayed_send(root: Path, client: str, hop: str, send: str, helpers: int) -> None:
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[tool.a2alint]\n")
+    (root / "relay").mkdir()
+    (root / "relay" / "__init__.py").write_text("")
+    (root / "client.py").write_text(client)
+    name = hop.split("def ")[1].split("(")[0]
+    for index in range(1, helpers):
+        (root / "relay" / f"r{index}.py").write_text(f"from relay import r{index + 1}\n\n\n" + hop.format(hop=f"r{index + 1}.{name}"))
+    (root / "relay" / f"r{helpers}.py").write_text(send)
+
+
+@pytest.mark.parametrize("client, hop, send", [(SDK_CLIENT, SDK_HOP, SDK_SEND), (RAW_CLIENT, RAW_HOP, RAW_SEND)], ids=["sdk", "jsonrpc"])
+def test_a_send_out_of_reach_adds_no_finding(tmp_path, client, hop, send):
+    """Past a few helpers the send is out of the analysis' reach, and the task the loop
+    cancels comes from a helper run after the first fetch: no evidence that the task
+    existed before that fetch (it was an AC101 there). What is out of reach may be lost
+    (AC103 here), never replaced by a finding the near chain does not have."""
+    near = tmp_path / "near"
+    write_relayed_send(near, client, hop, send, 1)
+    found = set(findings(near)["client.py"])
+    for helpers in (5, 8):
+        far = tmp_path / f"far{helpers}"
+        write_relayed_send(far, client, hop, send, helpers)
+        assert set(findings(far)["client.py"]) <= found, helpers
