@@ -24,6 +24,7 @@ through the project as deep as the project's modules hand values on.
 from __future__ import annotations
 
 import os
+import queue
 import re
 import sys
 import threading
@@ -338,7 +339,7 @@ class Nesting:
 _TOO_MANY_BRACKETS = f"syntax error: too many nested parentheses (more than {MAX_BRACKETS} levels)"
 _TOO_DEEP = f"nested too deeply to check (more than {MAX_DEPTH} levels in one statement)"
 
-_ROOM = threading.Lock()
+_ROOM = threading.RLock()  # (re-entered by work handed back to the caller: see on_caller)
 _ROOMY_THREAD = threading.local()
 
 
@@ -346,21 +347,25 @@ def with_room(frames: int, function: Callable[..., T], *args) -> T:
     """``function(*args)`` on a thread with ``STACK_BYTES`` of stack and a recursion limit
     of at least ``frames`` (in place when already on one). The limit is the interpreter's:
     one such thread at a time. What the caller's thread was told to stop on
-    (:func:`~a2alint.control.cancellable`) stops the work there too."""
+    (:func:`~a2alint.control.cancellable`) stops the work there too; work the thread hands
+    back (:func:`on_caller`) runs on the caller's thread meanwhile."""
     if getattr(_ROOMY_THREAD, "active", False):
         return function(*args)
     unwanted = control.unwanted()
     with _ROOM:
         limit = sys.getrecursionlimit()
         outcome: dict[str, object] = {}
+        jobs: queue.SimpleQueue = queue.SimpleQueue()
 
         def target() -> None:
-            _ROOMY_THREAD.active = True
+            _ROOMY_THREAD.active, _ROOMY_THREAD.jobs = True, jobs
             try:
                 with control.cancellable(unwanted):
                     outcome["value"] = function(*args)
             except BaseException as error:  # handed to the caller's thread
                 outcome["error"] = error
+            finally:
+                jobs.put(None)
 
         try:
             previous = threading.stack_size(STACK_BYTES)
@@ -374,9 +379,36 @@ def with_room(frames: int, function: Callable[..., T], *args) -> T:
             if previous is not None:
                 threading.stack_size(previous)
         try:
+            while (job := jobs.get()) is not None:
+                job()
             thread.join()
         finally:
             sys.setrecursionlimit(limit)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+def on_caller(function: Callable[..., T], *args) -> T:
+    """``function(*args)`` on the thread that made room for this one (:func:`with_room`),
+    while this one waits; in place elsewhere. What must run where a signal can reach it (a
+    plug-in's time limit, a ``SIGALRM``: only the main thread receives one) runs there."""
+    jobs = getattr(_ROOMY_THREAD, "jobs", None)
+    if jobs is None:
+        return function(*args)
+    done = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def job() -> None:
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as error:  # handed back to the roomy thread
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    jobs.put(job)
+    done.wait()
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]

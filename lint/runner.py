@@ -37,7 +37,7 @@ from a2alint.diagnostics import Cell, Diagnostic, Edit, Fix, Position, Related
 from a2alint.discovery import unconfigured_root
 from a2alint.fixes import Change, EditedText, line_offsets, parses, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
-from a2alint.nesting import Nesting, with_room
+from a2alint.nesting import Nesting, on_caller, with_room
 from a2alint.paths import resolved, size_text
 from a2alint.positions import Positions
 from a2alint.reporters import one_line
@@ -700,11 +700,15 @@ def _check_contained(rule: Rule, model: ModuleModel) -> None:
     if _in_plugin is not None:
         _in_plugin[:] = rule.code.encode().ljust(_MARKER_BYTES, b"\0")
     try:
-        with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_CHECK_SECONDS):
-            rule.check(model)
+        on_caller(_check_in_time, rule, model)  # (a SIGALRM reaches the main thread only)
     finally:
         if _in_plugin is not None:
             _in_plugin[:] = bytes(_MARKER_BYTES)
+
+
+def _check_in_time(rule: Rule, model: ModuleModel) -> None:
+    with contextlib.redirect_stdout(sys.stderr), time_limit(PLUGIN_CHECK_SECONDS):
+        rule.check(model)
 
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
