@@ -404,9 +404,13 @@ class Project:
         other._importers_loaded = set(self._importers_loaded)
         other._reach = self._reach
         other.locator, other.mentions = self.locator, self.mentions
-        model.in_project = getattr(self._models.get(resolved(path)), "in_project", False)
+        model.in_project = getattr(self.loaded(path), "in_project", False)
         other.add(model, path)
         return other
+
+    def loaded(self, path: Path):
+        """The module at ``path`` when it is loaded (never loaded by asking)."""
+        return self._models.get(resolved(path))
 
     def locate(self, model, fact) -> "object":
         """Where ``fact`` (of ``model``, another module) is: a ``Related`` without a label."""
