@@ -697,7 +697,7 @@ READ_HOPS = REACH
 #: its top level: what another module can import from it (a function, a class, a constant,
 #: a cache, a logger).
 _DEFINED = re.compile(
-    rb"^(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\r\n]*)?=(?!=))", re.MULTILINE
+    rb"(?:^|(?<=\r))(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\r\n]*)?=(?!=))", re.MULTILINE
 )
 _HASHES = re.compile(rb"\bhashlib\b|\bhmac\b|\bhash\(")
 _WORD = re.compile(rb"\w+")
