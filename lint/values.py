@@ -689,6 +689,12 @@ class Analysis:
         #: again meanwhile (a cycle still open), else ``_NO_CYCLE`` (see :meth:`again`).
         self.asking, self.cycle_from = 0, _NO_CYCLE
 
+    def release(self) -> None:
+        """Forget every answer: the run is over. Its tables hold cycles through the facts,
+        which a process running without the cyclic collector (the language server) frees
+        at once this way."""
+        self.__dict__.clear()
+
     def replaced(self, model: ModuleModel, path) -> "Analysis":
         """A fresh analysis of this project with ``model`` as the module at ``path`` (a fixed
         text): no answer kept, as any may rest on that module, but the index of what the
@@ -697,12 +703,6 @@ class Analysis:
         if self._built is not None:
             fresh._built = self._built.replacing(self.project.loaded(path), model)
         return fresh
-
-    def release(self) -> None:
-        """Forget every answer: the run is over. Its tables hold cycles through the facts,
-        which a process running without the cyclic collector (the language server) frees
-        at once this way."""
-        self.__dict__.clear()
 
     # -- questions asked while they are being answered (cycles) --
     def again(self, active: dict, memo) -> bool:
