@@ -14,8 +14,9 @@ Cases (see the performance issue for the targets):
   3. the pre-commit case: three changed A2A files, against interpreter start-up;
   4. the all-A2A code laid out as one project (500 modules of a package that import
      each other, ``trees.generate_a2a_project``): a2alint with 1 job against a bare
-     parse; pre-commit on 3 changed files of it with a warm cache (the rest of the
-     project read from the cache), against interpreter start-up, with ``--only-named``
+     parse and against ``--fix --unsafe-fixes`` (each run on the project as generated);
+     pre-commit on 3 changed files of it with a warm cache (the rest of the project
+     read from the cache), against interpreter start-up, with ``--only-named``
      and as the hook runs by default (with the modules whose findings rest on them); and the language
      server's didChange-to-diagnostics latency for its 1,000-line module
      (``lsp_latency.py``, when the lsp extra is installed).
@@ -222,11 +223,21 @@ def main() -> None:
         # 4. One project of modules that import each other.
         project = work / "project"
         modules = generate_a2a_project(project)
-        (seconds, peak), parsed = measure_turns(
-            [[a2alint, "check", "--no-cache", "--exit-zero", "-q", "--jobs", "1", "."], bare_parse(modules, work)], project, repeat
+        pristine = work / "pristine"
+        shutil.copytree(project, pristine)
+
+        def restore() -> None:  # --fix edits the project: every turn checks and fixes the same files
+            shutil.rmtree(project)
+            shutil.copytree(pristine, project)
+
+        check = [a2alint, "check", "--no-cache", "--exit-zero", "-q", "--jobs", "1", "."]
+        (seconds, peak), parsed, fixed = measure_turns(
+            [check, bare_parse(modules, work), [*check, "--fix", "--unsafe-fixes"]], project, repeat, before=restore
         )
+        restore()
         rows.append(Row("4 project", "a2alint 1 job", len(modules), seconds, peak))
         rows.append(Row("4 project", "bare libcst parse", len(modules), *parsed))
+        rows.append(Row("4 project", "a2alint --fix 1 job", len(modules), *fixed, "--unsafe-fixes"))
         subprocess.run([a2alint, "check", "--exit-zero", "-q", "."], cwd=project, env=ENV, capture_output=True, check=True)
         changed = modules[1:4]
         edits = iter(range(1_000_000))
@@ -275,6 +286,7 @@ def report(rows: list[Row]) -> None:
     dependents = get[("4 project", "a2alint 3 changed + dependents")]
     checks += [
         ("project: 1 job at most 2.5x a bare parse", project.seconds / parse4.seconds, 2.5, "<="),
+        ("project: --fix --unsafe-fixes at most 1.2x a check", get[("4 project", "a2alint --fix 1 job")].seconds / project.seconds, 1.2, "<="),
         ("project pre-commit --only-named, warm: < 0.5 s beyond start-up", changed.seconds - startup.seconds, 0.5, "<"),
         ("project pre-commit + dependents: at most a whole check", dependents.seconds / project.seconds, 1.0, "<="),
     ]

@@ -198,11 +198,15 @@ def _overlap(a: tuple[Position, Position], b: tuple[Position, Position]) -> bool
 
 
 def parses(source: str) -> bool:
+    return parsed(source) is not None
+
+
+def parsed(source: str) -> cst.Module | None:
+    """``source`` parsed, or None when it does not parse (then it is not written)."""
     try:
-        cst.parse_module(source)
+        return cst.parse_module(source)
     except Exception:  # any failure to parse means: do not write this
-        return False
-    return True
+        return None
 
 
 def write_atomically(path: Path, data: bytes, expected: bytes) -> None:

@@ -10,7 +10,9 @@ that a skill is missing?". Answers rest on where values come from
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Callable, Iterable, Iterator
 
 import libcst as cst
@@ -1288,16 +1290,26 @@ class Flow:
         ``conditional``: also an early exit inside an ``if`` that ``fact`` follows (``if not
         force: if cached: return cached``), which holds on that branch only."""
         scope = fact.scope
+        return [guard for frame, branch in fact.path for guard in self.branch_guards(scope, frame, branch)] + self.exit_guards(fact, conditional)
+
+    def branch_guards(self, scope: Scope, frame: Frame, branch: str) -> list[tuple[Test, bool]]:
+        """The conditions what runs in ``branch`` of ``frame`` (of ``scope``) runs under, by
+        that frame (:meth:`guards` of a fact: those of each frame of its path, in order)."""
+        if frame.kind in ("if", "while") and branch in ("body", "orelse"):
+            return [(frame.test, branch == "body")] if frame.test is not None else []
+        if frame.kind == "for" and branch == "orelse":
+            return [(search, False) for search in self._searches(scope, frame)]
+        return []
+
+    def exit_guards(self, fact: Fact, conditional: bool = False) -> list[tuple[Test, bool]]:
+        """The conditions of the early exits before ``fact`` that it runs under (see :meth:`guards`).
+        A guard is made as its ``if`` closes, so a scope's are in source order: those before
+        ``fact`` are found by bisection (each ``if`` of an ``elif`` chain whose branches return
+        is one, and reading them all for each exit made a long chain quadratic)."""
+        scope = fact.scope
         found: list[tuple[Test, bool]] = []
-        for frame, branch in fact.path:
-            if frame.kind in ("if", "while") and branch in ("body", "orelse"):
-                test = frame.test
-                if test is not None:
-                    found.append((test, branch == "body"))
-            elif frame.kind == "for" and branch == "orelse":
-                found += [(search, False) for search in self._searches(scope, frame)]
-        for guard in scope.guards:
-            if guard.order >= fact.order or guard.test is None:
+        for guard in scope.guards[: bisect.bisect_left(scope.guards, fact.order, key=attrgetter("order"))]:
+            if guard.test is None:
                 continue
             guard_path, fact_path = guard.path, fact.path
             if guard.exit_kind in ("return", "raise"):  # leaves the function from inside a `with` too

@@ -1049,6 +1049,10 @@ class ModelBuilder:
         self.model = model
         self.order = 0
         self.frames: list[Frame] = []
+        #: Each frame with its branch: the path to here, kept as frames open and close so
+        #: that every path shares these pairs (a long ``elif`` chain nests as deep as it is
+        #: long, and a pair per frame per path made its model quadratic in memory).
+        self._pairs: list[tuple[Frame, str]] = []
         self._path: Path | None = None  # of the frames as they are; None once they change
         #: While a fragment is recorded: the frames made, and whether anything was put where
         #: a fragment cannot say (an import, a class: the module's own tables).
@@ -1094,7 +1098,7 @@ class ModelBuilder:
     def path(self) -> Path:
         """The control path to here, one tuple shared by the facts it leads to."""
         if self._path is None:
-            self._path = tuple((frame, frame.branch) for frame in self.frames)
+            self._path = tuple(self._pairs)
         return self._path
 
     def _enter_control(self, node: cst.CSTNode) -> None:
@@ -1131,11 +1135,13 @@ class ModelBuilder:
                 for item in node.items
             )
         self.frames.append(frame)
+        self._pairs.append((frame, frame.branch))
         self._path = None
         self.scope.frames.append(frame)
 
     def _leave_control(self, node: cst.CSTNode) -> None:
         frame = self.frames.pop()
+        self._pairs.pop()
         self._path = None
         frame.end = self.order
         kind = type(node)
@@ -1168,6 +1174,7 @@ class ModelBuilder:
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         if self.frames and self.frames[-1].node is node:
             self.frames[-1].branch = attribute
+            self._pairs[-1] = (self.frames[-1], attribute)
             self._path = None
         kind = type(node)
         if (kind, attribute) in _COLLECTED:
@@ -1239,6 +1246,7 @@ class ModelBuilder:
         if self.made_frames is not None:
             self.made_frames.append(frame)
         self.frames.append(frame)
+        self._pairs.append((frame, frame.branch))
         self._path = None
         self.saved_collectors.append(self.collectors)
         self.collectors = []
@@ -1262,6 +1270,7 @@ class ModelBuilder:
         decorators = {id(d.decorator) for d in node.decorators}
         scope.decorator_calls = [c for c in scope.calls if id(c.node) in decorators]
         frame = self.frames.pop()
+        self._pairs.pop()
         self._path = None
         frame.end = self.order
         self.collectors = self.saved_collectors.pop()

@@ -20,8 +20,9 @@ from typing import Callable, Iterable, Iterator, Optional
 from a2alint.paths import resolved
 
 #: ``import a.b as c``, ``from .x import (y, z)``: the module part and the names, on bytes.
+#: A line starts after a LF or a CR (a file with CR-only line endings is one ``^`` line).
 _IMPORT = re.compile(
-    rb"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\r\n#;]*)"
+    rb"(?:^|(?<=\r))[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\r\n#;]*)"
     rb"|import[ \t]+(?P<modules>[^\r\n#;]*))",
     re.MULTILINE,
 )
@@ -266,12 +267,12 @@ def _import_statements(data: bytes) -> Iterator[re.Match]:
     find, end = data.find, 0
     at = find(b"import")
     while at != -1:
-        start = data.rfind(b"\n", 0, at) + 1
+        start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
         match = _IMPORT.match(data, start) if start >= end else None
         if match is not None:
             end = match.end()
             yield match
-        after = data.find(b"\n", at)
+        after = min((found for found in (data.find(b"\n", at), data.find(b"\r", at)) if found != -1), default=-1)
         at = find(b"import", after) if after != -1 else -1
 
 
@@ -404,9 +405,13 @@ class Project:
         other._importers_loaded = set(self._importers_loaded)
         other._reach = self._reach
         other.locator, other.mentions = self.locator, self.mentions
-        model.in_project = getattr(self._models.get(resolved(path)), "in_project", False)
+        model.in_project = getattr(self.loaded(path), "in_project", False)
         other.add(model, path)
         return other
+
+    def loaded(self, path: Path):
+        """The module at ``path`` when it is loaded (never loaded by asking)."""
+        return self._models.get(resolved(path))
 
     def locate(self, model, fact) -> "object":
         """Where ``fact`` (of ``model``, another module) is: a ``Related`` without a label."""

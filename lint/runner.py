@@ -35,7 +35,7 @@ from a2alint.control import ANALYSIS_FRAMES, TooComplex, budget
 from a2alint.deadline import OverTime, time_limit
 from a2alint.diagnostics import Cell, Diagnostic, Edit, Fix, Position, Related
 from a2alint.discovery import unconfigured_root
-from a2alint.fixes import Change, EditedText, line_offsets, parses, rendered, select_fixes, split_lines
+from a2alint.fixes import Change, EditedText, line_offsets, parsed, rendered, select_fixes, split_lines
 from a2alint.model import ModuleModel, build_model
 from a2alint.nesting import Nesting, on_caller, with_room
 from a2alint.paths import resolved, size_text
@@ -345,11 +345,12 @@ class Linter:
             if not chosen:
                 break
             candidate = edited.edited([edit for d in chosen for edit in d.fix.edits])  # type: ignore[union-attr]
-            if candidate.text == edited.text or not parses(candidate.text):
+            tree = parsed(candidate.text) if candidate.text != edited.text else None
+            if tree is None:
                 break
             edited = candidate
             result.fixes_applied += chosen
-            diagnostics, result.errors = self.lint_text(edited.text, result.display, settings, enabled, analysis, path)
+            diagnostics, result.errors = self.lint_text(edited.text, result.display, settings, enabled, analysis, path, tree)
         if edited.text != result.original:
             result.fixed, result.changes = edited.text, edited.changes
             result.unfixed, result.diagnostics = result.diagnostics, diagnostics
@@ -357,17 +358,20 @@ class Linter:
     # -- source text --
     def lint_text(
         self, text: str, display: str, settings: Settings, enabled: frozenset[str],
-        analysis: Analysis | None = None, path: Path | None = None,
+        analysis: Analysis | None = None, path: Path | None = None, tree: cst.Module | None = None,
     ) -> tuple[list[Diagnostic], list[str]]:
-        """Diagnostics for ``text`` after suppressions, and internal errors: as the module at
-        ``path`` of the project ``analysis`` sees (with this text in place of its own), or alone."""
+        """Diagnostics for ``text`` (parsed already: ``tree``) after suppressions, and internal
+        errors: as the module at ``path`` of the project ``analysis`` sees (with this text in
+        place of its own), or alone."""
         try:
-            model = self.model_of(text, display, settings, enabled)
+            if tree is None:
+                model = self.model_of(text, display, settings, enabled)
+            else:
+                model = self._model_from(tree, display, settings, enabled)
         except _Refused as refused:
             return refused.diagnostics, []
         path = path or Path(display)
-        project = analysis.project.replaced(model, path) if analysis is not None else Project.of(model, path)
-        fresh = Analysis(project, settings.api)
+        fresh = analysis.replaced(model, path) if analysis is not None else Analysis(Project.of(model, path), settings.api)
         try:
             return self.check_model(model, text, display, settings, enabled, fresh)
         finally:  # its answers are this text's only: freed now, not kept by a run without the collector
@@ -730,7 +734,7 @@ READ_HOPS = REACH
 #: its top level: what another module can import from it (a function, a class, a constant,
 #: a cache, a logger).
 _DEFINED = re.compile(
-    rb"^(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\r\n]*)?=(?!=))", re.MULTILINE
+    rb"(?:^|(?<=\r))(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\r\n]*)?=(?!=))", re.MULTILINE
 )
 _HASHES = re.compile(rb"\bhashlib\b|\bhmac\b|\bhash\(")
 #: The API's method names, as words of a file (see :meth:`ProjectRun.checks`).

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from a2alint.diagnostics import Edit, Position
 from a2alint.fixes import EditedText, split_lines
 
-SKIP_FILE = re.compile(rb"^[ \t\f]*#[ \t]*a2alint:[ \t]*skip-file\b", re.MULTILINE)
+SKIP_FILE = re.compile(rb"(?:^|(?<=\r))[ \t\f]*#[ \t]*a2alint:[ \t]*skip-file\b", re.MULTILINE)
 _NOQA = re.compile(
     r"#\s*(?P<ours>a2alint:\s*)?noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
     re.IGNORECASE,

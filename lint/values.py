@@ -708,6 +708,15 @@ class Analysis:
         at once this way."""
         self.__dict__.clear()
 
+    def replaced(self, model: ModuleModel, path) -> "Analysis":
+        """A fresh analysis of this project with ``model`` as the module at ``path`` (a fixed
+        text): no answer kept, as any may rest on that module, but the index of what the
+        modules hold made from this one's, which only that module's entries change."""
+        fresh = Analysis(self.project.replaced(model, path), self.configured)
+        if self._built is not None:
+            fresh._built = self._built.replacing(self.project.loaded(path), model)
+        return fresh
+
     # -- questions asked while they are being answered (cycles) --
     def again(self, active: dict, memo) -> bool:
         """Whether ``memo`` is being answered (``active``: those being answered, by depth):
@@ -831,7 +840,7 @@ class Analysis:
     def subclasses(self, cls: ClassFacts) -> list[ClassFacts]:
         home = self.model_of_class(cls)
         return [
-            other for other in self._index().by_base.get(cls.name, ())
+            other for other in self._index().entries("by_base", cls.name)
             if other is not cls and (other.scope is None or self._near(home, other.scope)) and cls in self.bases(other)
         ]
 
@@ -1203,7 +1212,7 @@ class Analysis:
     def stores_through_objects(self, cls: ClassFacts, name: str) -> Iterator[tuple[ScopeValues, Bind]]:
         """``host.peers[name] = card`` where ``host`` is an instance of ``cls``."""
         home = self.model_of_class(cls)
-        for bind, owner in self._index().stores.get(name, ()):
+        for bind, owner in self._index().entries("stores", name):
             if not self._near(home, bind.scope):
                 continue
             values = self.values(bind.scope)
@@ -2216,18 +2225,25 @@ def _name(scope: Scope) -> str:
 
 class _Index:
     """The loaded modules' calls, stores and classes, by the names a question starts from;
-    a module is added once, when it is first loaded."""
+    a module is added once, when it is first loaded. Each table holds, per name, each
+    module's entries by ``id(module)``, in the order the modules were loaded, with when
+    it was loaded."""
+
+    #: by called name, by a name passed as an argument, by the attribute of
+    #: ``owner.attribute = ...`` (``(bind, owner)``), by a base class's name
+    TABLES = ("calls", "passed", "stores", "by_base")
 
     def __init__(self) -> None:
-        #: called name -> id(module) -> (when it was loaded, its calls of that name)
         self.calls: dict[str, dict[int, tuple[int, list[Call]]]] = {}
-        #: a name passed as an argument -> id(module) -> (when it was loaded, its calls given that name)
         self.passed: dict[str, dict[int, tuple[int, list[Call]]]] = {}
-        self.stores: dict[str, list[tuple[Bind, str]]] = {}  # attribute -> (bind, owner) of `owner.attribute = ...`
-        self.by_base: dict[str, list[ClassFacts]] = {}  # base class name -> classes
+        self.stores: dict[str, dict[int, tuple[int, list[tuple[Bind, str]]]]] = {}
+        self.by_base: dict[str, dict[int, tuple[int, list[ClassFacts]]]] = {}
         self.scope_of_param: dict[int, Scope] = {}
-        self._added: set[int] = set()
+        self._added: dict[int, int] = {}  # id(module) -> when it was loaded
         self._size = 0
+        #: In an index made by :meth:`replacing`, the (table, name) whose modules it
+        #: copied; the others' it shares with the index it was made from (None: owns all).
+        self._own: set[tuple[str, str]] | None = None
 
     def update(self, models: list[ModuleModel]) -> None:
         if len(models) == self._size:
@@ -2235,34 +2251,112 @@ class _Index:
         self._size = len(models)
         for model in models:
             if id(model) not in self._added:
-                self._added.add(id(model))
-                self._add(model)
+                self._added[id(model)] = order = len(self._added) + 1
+                for table, names in _index_entries(model).items():
+                    for name, found in names.items():
+                        self._modules(table, name)[id(model)] = (order, found)
+                self._params(model, add=True)
 
-    def _add(self, model: ModuleModel) -> None:
-        for cls in model.classes.values():
-            for base in cls.bases:
-                self.by_base.setdefault(base.rsplit(".", 1)[-1], []).append(cls)
-        calls: dict[str, list[Call]] = {}
-        passed: dict[str, list[Call]] = {}
+    def replacing(self, old: ModuleModel | None, new: ModuleModel) -> "_Index":
+        """This index with ``new`` loaded in place of ``old`` (a fixed text of that module):
+        what a fresh index of the project with ``new`` in it holds, in the same order, with
+        only the names of those two modules copied (a fixed file is checked again in its
+        project: rebuilt, the index cost as much as the rest of the check). Used while this
+        one is not updated (it shares the rest with it)."""
+        other = _Index()
+        for table in self.TABLES:
+            setattr(other, table, dict(getattr(self, table)))
+        other.scope_of_param, other._added, other._size, other._own = dict(self.scope_of_param), dict(self._added), self._size, set()
+        order = other._added.pop(id(old), None)
+        if order is None:  # not in this index yet: :meth:`update` adds ``new`` where a fresh index has it
+            return other
+        other._added[id(new)] = order
+        removed, added = _index_entries(old), _index_entries(new)
+        for table in self.TABLES:
+            held = getattr(other, table)
+            for name in {*removed[table], *added[table]}:
+                found = added[table].get(name)
+                modules = _replaced_in(held.get(name, {}), id(old), id(new), None if found is None else (order, found))
+                if modules:
+                    held[name] = modules
+                    other._own.add((table, name))
+                else:
+                    del held[name]
+        other._params(old, add=False)  # type: ignore[arg-type]
+        other._params(new, add=True)
+        return other
+
+    def _modules(self, table: str, name: str) -> dict[int, tuple[int, list]]:
+        """The modules ``table`` holds under ``name``, to be changed (copied first when they
+        are shared with the index this one was made from)."""
+        held = getattr(self, table)
+        modules = held.get(name)
+        if modules is None or (self._own is not None and (table, name) not in self._own):
+            modules = held[name] = dict(modules or {})
+            if self._own is not None:
+                self._own.add((table, name))
+        return modules
+
+    def _params(self, model: ModuleModel, add: bool) -> None:
         for scope in model.scopes:
-            for call in scope.calls:
-                name = call.method if call.receiver or call.receiver_call else call.callee
-                if name:
-                    calls.setdefault(name, []).append(call)
-                for given in call.args.names | {k.split(".", 1)[1] for k in call.args.keys if k.startswith("self.") and k.count(".") == 1}:
-                    passed.setdefault(given, []).append(call)
-            for bind in scope.binds:
-                for target in bind.targets:
-                    owner, _, attribute = target.rpartition(".")
-                    if owner and (owner != "self" or not scope.class_name):  # (a method's own are its class's)
-                        self.stores.setdefault(attribute, []).append((bind, owner))
             for param in scope.params:
-                self.scope_of_param[id(param)] = scope
-        order = len(self._added)
-        for name, found in calls.items():
-            self.calls.setdefault(name, {})[id(model)] = (order, found)
-        for name, found in passed.items():
-            self.passed.setdefault(name, {})[id(model)] = (order, found)
+                if add:
+                    self.scope_of_param[id(param)] = scope
+                else:
+                    self.scope_of_param.pop(id(param), None)
+
+    def entries(self, table: str, name: str) -> Iterator:
+        """What ``table`` holds under ``name``, module by module in the order they were
+        loaded, with those of the modules a question on the way loads."""
+        done: set[int] = set()
+        while True:
+            modules = getattr(self, table).get(name, {})
+            pending = [key for key in modules if key not in done]
+            if not pending:
+                return
+            for key in pending:
+                done.add(key)
+                yield from modules[key][1]
+
+
+def _replaced_in(modules: dict[int, tuple], old: int, new: int, entry: tuple | None) -> dict[int, tuple]:
+    """``modules`` (id(module) -> (when it was loaded, its entries), in that order) without
+    module ``old``'s entries, with module ``new``'s ``entry`` (if any) where its order puts it."""
+    if entry is not None and old in modules:  # (the common case: the same names in both)
+        return {(new if key == old else key): (entry if key == old else held) for key, held in modules.items()}
+    kept = {}
+    for key, held in modules.items():
+        if entry is not None and held[0] > entry[0]:
+            kept[new], entry = entry, None
+        if key != old:
+            kept[key] = held
+    if entry is not None:
+        kept[new] = entry
+    return kept
+
+
+def _index_entries(model: ModuleModel) -> dict[str, dict[str, list]]:
+    """What :class:`_Index` files of one module: table -> name -> its entries."""
+    by_base: dict[str, list[ClassFacts]] = {}
+    for cls in model.classes.values():
+        for base in cls.bases:
+            by_base.setdefault(base.rsplit(".", 1)[-1], []).append(cls)
+    calls: dict[str, list[Call]] = {}
+    passed: dict[str, list[Call]] = {}
+    stores: dict[str, list[tuple[Bind, str]]] = {}
+    for scope in model.scopes:
+        for call in scope.calls:
+            name = call.method if call.receiver or call.receiver_call else call.callee
+            if name:
+                calls.setdefault(name, []).append(call)
+            for given in call.args.names | {k.split(".", 1)[1] for k in call.args.keys if k.startswith("self.") and k.count(".") == 1}:
+                passed.setdefault(given, []).append(call)
+        for bind in scope.binds:
+            for target in bind.targets:
+                owner, _, attribute = target.rpartition(".")
+                if owner and (owner != "self" or not scope.class_name):  # (a method's own are its class's)
+                    stores.setdefault(attribute, []).append((bind, owner))
+    return {"calls": calls, "passed": passed, "stores": stores, "by_base": by_base}
 
 
 def _symbolic(wire: Wire) -> bool:

@@ -109,37 +109,45 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
             blockers += [(c, chain) for c in scope.calls if (chain := flow.chain(c, "cancel"))]
             blockers += [(c, [c]) for c in scope.calls if flow.always_raises(c)]
             compares: dict[int, bool] = {}  # id(test) -> whether it compares capability data
+
+            def blocks_on(test: Test, holds: bool) -> tuple | None:
+                """The form of ``test`` when ``holds`` on it runs on a capability difference."""
+                known = compares.get(id(test))
+                if known is False:
+                    return None
+                shape = flow.condition(test.shape, scope)
+                if known is None:
+                    known = compares[id(test)] = self._compares_capabilities(flow, test, shape)
+                return shape if known and _runs_on_difference(flow, shape, holds, scope, test) else None
+
+            first_on_path: dict[tuple[int, str], tuple | None] = {}
             for fact, chain in blockers:
-                for test, holds in flow.guards(fact):  # (an elif chain guards each exit with every test before it)
-                    known = compares.get(id(test))
-                    if known is False:
-                        continue
-                    shape = flow.condition(test.shape, scope)
-                    if known is None:
-                        known = compares[id(test)] = self._compares_capabilities(flow, test, shape)
-                    if known and _runs_on_difference(flow, shape, holds, scope, test):
-                        named = {field_of(k) for k in flow.condition_keys(test)} | flow.variable_fields(test)
-                        fields = sorted(named & CAPABILITY_FIELDS)
-                        cards = _cards(flow, test)
-                        what = f"capability fields ({', '.join(fields)})" if fields else "capability data (skills, modes)"
-                        notes = [Note(test.node, f"compares {what} of two cards")]
-                        for base, where, age in cards:
-                            if where is not None:
-                                notes.append(Note(where.node, f"the {age or 'compared'} card ({base}), {where.here(scope)}"))
-                        notes += [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
-                        if len(chain) > 1:
-                            notes.append(Note(chain[-1], f"the cancel inside {chain[-2].callee or chain[-2].method}()"))
-                        self.report(
-                            fact.node,
-                            "blocks because capability fields differ between two Agent Cards",
-                            suggestion=(
-                                "block only on contract fields (compare the contract hashes of "
-                                f"{' and '.join(base for base, _, _ in cards[:2]) or 'the two cards'}); re-read capability drift lazily, "
-                                "off the critical path, and let the task's own error report a missing capability"
-                            ),
-                            notes=notes,
-                        )
-                        break
+                found = _first_guard(flow, scope, fact.path, blocks_on, first_on_path) or next(
+                    ((test, shape) for test, holds in flow.exit_guards(fact) if (shape := blocks_on(test, holds)) is not None), None
+                )
+                if found is not None:
+                    test, shape = found
+                    named = {field_of(k) for k in flow.condition_keys(test)} | flow.variable_fields(test)
+                    fields = sorted(named & CAPABILITY_FIELDS)
+                    cards = _cards(flow, test)
+                    what = f"capability fields ({', '.join(fields)})" if fields else "capability data (skills, modes)"
+                    notes = [Note(test.node, f"compares {what} of two cards")]
+                    for base, where, age in cards:
+                        if where is not None:
+                            notes.append(Note(where.node, f"the {age or 'compared'} card ({base}), {where.here(scope)}"))
+                    notes += [Note(node, label) for node, label in flow.helper_notes(chain[1:], "cancels the task")]
+                    if len(chain) > 1:
+                        notes.append(Note(chain[-1], f"the cancel inside {chain[-2].callee or chain[-2].method}()"))
+                    self.report(
+                        fact.node,
+                        "blocks because capability fields differ between two Agent Cards",
+                        suggestion=(
+                            "block only on contract fields (compare the contract hashes of "
+                            f"{' and '.join(base for base, _, _ in cards[:2]) or 'the two cards'}); re-read capability drift lazily, "
+                            "off the critical path, and let the task's own error report a missing capability"
+                        ),
+                        notes=notes,
+                    )
 
     @staticmethod
     def _compares_capabilities(flow: Flow, test: Test, shape: tuple) -> bool:
@@ -151,6 +159,26 @@ async def send_if_same(client, resolver: A2ACardResolver, card, message):
         if len(_bases(flow, test)) >= 2:
             return True
         return _capability_comparison(flow, shape, test.scope, test, 2)
+
+
+def _first_guard(flow: Flow, scope, path, blocks_on, known: dict) -> tuple | None:
+    """The outermost condition on control ``path`` (in ``scope``) that ``blocks_on`` gives a
+    form for, with that form. ``known``: the answer for each (frame, branch) of the paths
+    walked before, for the path down to it: a frame's path is the same in every fact below
+    it, so each is walked once (an ``elif`` chain nests as deep as it is long, and its
+    exits' paths, walked whole each, made the rule quadratic in the chain)."""
+    depth = len(path)
+    while depth and (id(path[depth - 1][0]), path[depth - 1][1]) not in known:
+        depth -= 1
+    found = known[id(path[depth - 1][0]), path[depth - 1][1]] if depth else None
+    for frame, branch in path[depth:]:
+        if found is None:
+            found = next(
+                ((test, shape) for test, holds in flow.branch_guards(scope, frame, branch) if (shape := blocks_on(test, holds)) is not None),
+                None,
+            )
+        known[id(frame), branch] = found
+    return found
 
 
 def _capability_comparison(flow: Flow, shape: tuple, scope, at, depth: int) -> bool:

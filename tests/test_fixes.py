@@ -176,7 +176,7 @@ def test_diff_with_unsafe_fixes_shows_them(project, check, plugin_rule):
 
 def test_fix_that_would_not_parse_is_not_written(project, check, monkeypatch):
     path = write(project / "bad.py")
-    monkeypatch.setattr("a2alint.runner.parses", lambda source: False)
+    monkeypatch.setattr("a2alint.runner.parsed", lambda source: None)
     run = check("--fix", "--unsafe-fixes", "bad.py")
     assert path.read_text() == FIXABLE
     assert run.exit_code == 1
