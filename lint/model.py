@@ -659,6 +659,34 @@ class ModuleModel:
         state.update(module=None, statement_of={}, parent_statement={}, api=None, flow=None, positions=None, fragments=None, earlier=None, tops=None)
         return state
 
+    def keep_facts(self) -> None:
+        """Let go of the tree, in place: the model keeps what :meth:`__getstate__` keeps
+        (what other modules' questions read, and the cache), so the answers the project's
+        analysis gave about its facts still hold. For a module whose own check is over."""
+        if self.flow is not None:
+            self.flow.release()
+        self.__dict__.update(self.__getstate__())
+        seen: set[int] = set()
+        stack: list = [*self.scopes, *self.classes.values()]
+        while stack:
+            item = stack.pop()
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if isinstance(item, (list, tuple)):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+            else:
+                names = _FACT_FIELDS.get(type(item))
+                if names is None:
+                    continue
+                if getattr(item, "node", None) is not None:
+                    item.node = None
+                if getattr(item, "owner", None) is not None:
+                    item.owner = None
+                stack.extend(getattr(item, name) for name in names)
+
     def release(self) -> None:
         """Break the model's cycles (a fact and its scope, the model and its flow and
         positions) for a model nobody asks again, so that it is freed without the cyclic
@@ -680,6 +708,15 @@ def _release_scope(scope: Scope) -> None:
     for name in ("params", "calls", "binds", "tests", "guards", "exits", "yields", "frames", "decorator_calls"):
         setattr(scope, name, [])
     scope.parent = None
+
+
+#: What :meth:`ModuleModel.keep_facts` walks: the fields of each class of facts that can
+#: hold other facts (read by name: reading an object's ``__dict__`` would build one).
+_FACT_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f.name for f in dataclasses.fields(kind) if f.name not in ("node", "owner"))
+    for kind in (Frame, Call, Bind, Test, Guard, Exit, Argument, Param, Scope, ClassFacts)
+}
+_FACT_FIELDS[Expr] = ("calls", "top", "derived_top", "elements", "entries")
 
 
 @dataclass(eq=False, repr=False)

@@ -717,6 +717,10 @@ def _check_in_time(rule: Rule, model: ModuleModel) -> None:
 
 #: Fewer files than this are checked in-process: a pool costs more than it saves.
 MIN_FILES_PER_POOL = 24
+#: Modules parsed (then modelled) in one go before they are checked: enough for each step
+#: to keep its code in the processor's caches, few enough that a run holds the trees of
+#: this many modules, not of the whole project (see :meth:`ProjectRun.checked`).
+PREPARED_AT_ONCE = 64
 #: ``--jobs`` beyond this many processes per CPU only adds processes that wait for one.
 MOST_JOBS_PER_CPU = 2
 
@@ -806,7 +810,8 @@ class ProjectRun:
         #: only when its bytes are needed.
         self.stamps = cache.stamps() if cache is not None and read is None else None
         self._scanned_files: dict[Path, Scanned] = {}
-        reported = {resolved(item[1]) for item in files}
+        #: The files reported on.
+        self.reported = reported = {resolved(item[1]) for item in files}
         for real, (_, path, settings) in self.entries.items():
             vouched = self.stamps.vouched(real, settings.max_file_size) if self.stamps is not None and real not in reported else None
             if vouched is not None:
@@ -840,6 +845,7 @@ class ProjectRun:
         self._joined: set[Path] = set()
         self._texts: dict[Path, str] = {}
         self._live: dict[Path, ModuleModel | None] = {}
+        self._located: dict[Path, ModuleModel | None] = {}
         self._analyses: dict[tuple, Analysis] = {}
         #: The facts other processes of a pool parsed, unpickled only when a question reaches them.
         self.shipped: dict[Path, bytes] = {}
@@ -899,9 +905,9 @@ class ProjectRun:
         within a question's reach (:data:`REACH`). An edit can make or mend a finding in a
         caller (a helper that now fetches a card) or in a helper (a caller that now hands
         it a card); mypy likewise reports the errors an edit makes in other modules."""
-        reported = {resolved(item[1]) for item in self.files}
-        near = set().union(*(self.graph.users(path) | self.graph.used(path) for path in reported)) - reported
+        near = set().union(*(self.graph.users(path) | self.graph.used(path) for path in self.reported)) - self.reported
         self.files = self.files + [self.entries[path] for path in sorted(near, key=str) if self.checks(path)]
+        self.reported = {resolved(item[1]) for item in self.files}
 
     def checks(self, path: Path) -> bool:
         """Whether ``path`` is checked as part of the project's A2A code: an A2A module, or
@@ -999,7 +1005,10 @@ class ProjectRun:
             return self.prepared[path].model
         model = self._facts(path)
         if model is None:
-            return self.prepare(path).model
+            model = self.prepare(path).model
+            if not (path in self.reported and self.checks(path)) and path not in self.transient:
+                self._keep_facts(path)  # not checked against the project: what is asked of it are its facts
+            return model
         model.in_project = not model.is_a2a
         return model
 
@@ -1028,11 +1037,34 @@ class ProjectRun:
         facts it read from the cache stay as they are, for the next run."""
         for analysis in self._analyses.values():
             analysis.release()
-        for model in self._live.values():
-            if model is not None:
-                model.release()
+        for prepared in self.prepared.values():
+            if prepared.model is not None:
+                prepared.model.release()
+        self._release_located()
         self._analyses, self._live, self.prepared, self._joined = {}, {}, {}, set()
         self.project.release()
+
+    def checked(self, path: Path) -> None:
+        """The check of the module at ``path`` is over: it keeps its facts only (its tree,
+        flow and positions go), as one read from the cache or another process does, so that
+        a run holds the trees of the modules it is checking, not of every module it
+        checked. Notes that point into it later parse it again (:meth:`_locate`)."""
+        self._keep_facts(path)
+        self._release_located()
+
+    def _keep_facts(self, path: Path) -> None:
+        model = self._live.pop(path, None)
+        self._texts.pop(path, None)
+        if model is not None:
+            model.keep_facts()
+
+    def _release_located(self) -> None:
+        for path, located in self._located.items():
+            if path not in self._live:
+                self._texts.pop(path, None)
+            if located is not None:
+                located.release()
+        self._located = {}
 
     def _mentions(self, path: Path, name: str) -> bool:
         return path in self.entries and name.encode() in self._scanned("words", path)
@@ -1045,10 +1077,7 @@ class ProjectRun:
         display = self.entries.get(path, (model.path,))[0]
         live = self._live.get(path)
         if live is None and path not in self._live:
-            prepared = self.linter.prepare(self.source(path) or b"", display, path, self.entries[path][2], matters=True) if path in self.entries else None
-            live = self._live[path] = prepared.model if prepared is not None else None
-            if prepared is not None and prepared.text is not None:
-                self._texts[path] = prepared.text
+            live = self._parsed_to_locate(path, display)
         node = _same_fact(model, live, fact) if live is not None else None
         if node is None:
             return Related(display, 1, 1, "")
@@ -1056,6 +1085,16 @@ class ProjectRun:
         start = Positions.of(live, text).get([node])[node].start
         cells = notebooks.Cells(text.encode("utf-8", "surrogatepass")) if notebooks.is_notebook(path) else None
         return Related(display, start.line, start.column + 1, "", cells.at(start.line) if cells is not None else None)
+
+    def _parsed_to_locate(self, path: Path, display: str) -> ModuleModel | None:
+        """The module at ``path`` parsed for the notes that point into it: kept while the
+        module whose notes they are is checked (see :meth:`checked`), else for the run."""
+        if path not in self._located:
+            prepared = self.linter.prepare(self.source(path) or b"", display, path, self.entries[path][2], matters=True) if path in self.entries else None
+            self._located[path] = prepared.model if prepared is not None else None
+            if prepared is not None and prepared.text is not None:
+                self._texts[path] = prepared.text
+        return self._located[path]
 
     # -- checking --
     def settled(self, index: int) -> FileResult | None:
@@ -1164,8 +1203,7 @@ def check_files(
         elif pending and _runs_plugins(run, pending):  # a plug-in's os._exit() or crash must not end the run
             checked = _check_apart(run, pending, _fork_context())
         else:
-            run.prepare_all([resolved(run.files[i][1]) for i in pending])
-            checked = [(i, run.check(i)) for i in pending]
+            checked = _checked_in_batches(run, pending)
         for i, result in checked:
             results[i] = result
     return _in_cells(run, results, fix)  # type: ignore[arg-type]
@@ -1185,6 +1223,19 @@ def _in_cells(run: ProjectRun, results: list[FileResult], fix: str | None) -> li
             result.warnings.append(f"{result.display}: not fixed: fixes are not applied to notebooks yet")
         result.diagnostics = notebooks.in_cells(result.diagnostics, cells)
     return results
+
+
+def _checked_in_batches(run: ProjectRun, indices: list[int]) -> list[tuple[int, FileResult]]:
+    """``files[indices]`` checked in this process, :data:`PREPARED_AT_ONCE` parsed at a
+    time: a module keeps only its facts once it is checked (:meth:`ProjectRun.checked`)."""
+    found = []
+    for start in range(0, len(indices), PREPARED_AT_ONCE):
+        batch = indices[start : start + PREPARED_AT_ONCE]
+        run.prepare_all([resolved(run.files[i][1]) for i in batch])
+        for i in batch:
+            found.append((i, run.check(i)))
+            run.checked(resolved(run.files[i][1]))
+    return found
 
 
 def _check_in_pool(run: ProjectRun, pending: list[int], jobs: int) -> list[tuple[int, FileResult]]:
@@ -1330,8 +1381,7 @@ def _apart_worker(run: ProjectRun, indices: list[int], connection, marker, not_r
     _die_with_parent()
     _in_plugin, _not_run = marker, not_run
     try:
-        run.prepare_all([resolved(run.files[i][1]) for i in indices])
-        results = [(i, _shipped(run, run.check(i))) for i in indices]
+        results = [(i, _shipped(run, result)) for i, result in _checked_in_batches(run, indices)]
         connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
     except KeyboardInterrupt:
         os._exit(_INTERRUPTED_EXIT)
@@ -1381,7 +1431,10 @@ def _pool_worker(run: ProjectRun, share: list[int], connection) -> None:
             path = Path(name)
             if path not in run.prepared:
                 run.shipped[path] = payload
-        results = [(i, _shipped(run, run.check(i))) for i in share]
+        results = []
+        for i, path in zip(share, paths):
+            results.append((i, _shipped(run, run.check(i))))
+            run.checked(path)
         connection.send(pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL))
     except KeyboardInterrupt:
         os._exit(_INTERRUPTED_EXIT)
