@@ -1781,6 +1781,25 @@ class Flow:
                 per_peer.update(inner.targets)
         return not call_reads(fetch).isdisjoint(per_peer)
 
+    def runs_once_in(self, loop: Frame, call: Call) -> bool:
+        """``call`` runs only while a name is unset that the block it runs in then sets, and
+        nothing else in ``loop`` binds that name (``if card is None: card = await fetch()``,
+        ``if b is None: ...; b = factory.create(card)``): once per run of the loop, a lazy
+        initialisation of a local as of an attribute (see :meth:`memoizes`)."""
+        binds = self.analysis.values(call.scope).binds_of
+        inner = call.path[call.path.index((loop, "body")) + 1 :]
+        for depth, (frame, branch) in enumerate(inner):
+            key = _unset(frame.test.shape, branch == "body") if frame.kind == "if" and frame.test is not None else None
+            in_loop = [b for b in binds.get(key, ()) if loop.start < b.order <= loop.end]
+            block = call.path[: len(call.path) - len(inner) + depth + 1]
+            if in_loop and all(
+                b.path[: len(block)] == block and not b.value.placeholder
+                and all(f.kind == "with" for f, _ in b.path[len(block) :])
+                for b in in_loop
+            ):
+                return True
+        return False
+
     def reaches_a_task(self, call: Call) -> bool:
         """``call`` sends, cancels, subscribes to or gets a task, itself or in a callee
         (``poll_task()`` that re-reads the card and then polls)."""
@@ -1890,7 +1909,7 @@ class Flow:
             return None  # through a cache: its own expiry decides when it reads again
         if fetch.loops and not self.until_success(fetch):
             for loop in fetch.loops:
-                if not self.per_peer(loop, fetch):
+                if not self.per_peer(loop, fetch) and not self.runs_once_in(loop, fetch):
                     return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched"
         if depth <= 0 or fetch.loops:
             return None
@@ -1902,7 +1921,7 @@ class Flow:
             for loop in caller.loops:
                 # a poll of the task that re-reads the card is not a retry of the fetch
                 retry = not self.reaches_a_task(caller) and self.until_success(caller)
-                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not retry:
+                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not retry and not self.runs_once_in(loop, caller):
                     name = fetch.scope.name
                     return caller, f"calls {name}() on every iteration of a loop: each pass re-reads the card"
             found = self.reruns(caller, depth - 1) if not caller.loops else None

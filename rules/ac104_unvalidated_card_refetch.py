@@ -19,8 +19,10 @@ class UnvalidatedCardRefetch(Rule):
     the first fetch succeeds, is not a re-fetch, nor is one reached only
     while a flag it sets is unset (`if not self.ready: await self.hello()`,
     `hello()` setting `self.ready`): it runs once per object however often its
-    caller loops. A readiness probe that only checks the response's status
-    reads no card. A single read into a
+    caller loops; and likewise a fetch in a loop behind a local that its
+    block sets and nothing else in the loop binds (`if card is None: card =
+    await resolver.get_agent_card()`): once per run of the loop. A readiness
+    probe that only checks the response's status reads no card. A single read into a
     fresh value when a later call resumes a submitted task is not one
     either: the earlier read is in another call, and when that card decides
     what happens to the task, AC101 reports the read (one finding, not two).
