@@ -482,6 +482,63 @@ class Flow:
             return "passed"
         return None
 
+    def sends_to_another_peer(self, send: object, fetch: Call) -> bool:
+        """``send`` goes through a client built from a card an earlier fetch read, and
+        ``fetch`` reads another peer's card (see :func:`other_peer`), none of which ``send``
+        uses: the card ``fetch`` yields is not the contract of the task ``send`` made (a
+        hand-off to a second peer inside the first one's stream)."""
+        if not isinstance(send, Call) or self.card_use(send, fetch):
+            return False
+        return any(
+            earlier.order < send.order and self.chain(earlier, "card-fetch") and self.other_peer(earlier, fetch)
+            and self.card_use(send, earlier)
+            for earlier in send.scope.calls
+        )
+
+    def other_peer(self, first: Call, second: Call) -> bool:
+        """Two card fetches of different peers: each reads a URL or argument the other does
+        not, and all they share is the HTTP client they go through (``A2ACardResolver(http,
+        a_url)``, ``A2ACardResolver(http, b_url)``). Two through one resolver, or built
+        from one URL, are of one peer, whatever else they are given."""
+        (first_keys, first_clients), (second_keys, second_clients) = self._peer_keys(first), self._peer_keys(second)
+        clients = first_clients | second_clients  # (`fetch_card(http, b_url)` goes through the same client)
+        first_keys, second_keys = first_keys - clients, second_keys - clients
+        return bool(first_keys - second_keys) and bool(second_keys - first_keys) and not first_keys & second_keys
+
+    def _peer_keys(self, fetch: Call) -> tuple[set[str], set[str]]:
+        """The keys that name the peer ``fetch`` reads the card of: what the call and what
+        the names it reads were made of are given (longest form only), less what is
+        called; and the HTTP clients among them."""
+        values = self.analysis.values(fetch.scope)
+        binds = [b for key in call_reads(fetch) for b in values.sources(key, fetch)]  # `resolver = A2ACardResolver(http, url)`
+        made = [fetch, *(b.direct for b in binds if b.direct is not None)]
+        keys, clients = {k for b in binds if b.direct is None for k in b.value.keys}, set()
+        for call in made:
+            keys |= call_reads(call)
+            steps = [call]
+            while steps[-1].receiver_call is not None:
+                steps.append(steps[-1].receiver_call)
+            for step in steps:
+                callee = step.callee or ""
+                keys -= {k for k in keys if callee == k or callee.startswith(k + ".")}  # `A2ACardResolver` itself
+                clients |= self._clients_given(step)
+                function = self.callee(step)
+                if function is not None:  # `fetch_card(http, url)`: what the helper makes its requests with
+                    inner = {k for c in function.calls for k in self._clients_given(c)}
+                    offset = self.analysis.offset(step, function)
+                    for param in function.params:
+                        arg = step.argument(param.index - offset, param.name) if param.name in inner else None
+                        clients |= set(arg.value.keys) if arg is not None else set()
+        return {k for k in keys if not any(other.startswith(k + ".") for other in keys)}, clients
+
+    def _clients_given(self, call: Call) -> set[str]:
+        """The HTTP client ``call`` makes its request with: the receiver of an HTTP call, the
+        ``httpx_client`` an ``A2ACardResolver`` or a ``ClientConfig`` is given."""
+        clients = {call.receiver} if call.receiver and self.analysis.is_http(call) else set()
+        resolver = any(n.endswith("A2ACardResolver") for n in self.analysis.external_names(call))
+        client = call.keyword("httpx_client") or (call.positional(0) if resolver else None)
+        return clients | set(client.value.keys) if client is not None else clients
+
     def _passes_other_fields(self, call: Call, arg: Argument, fetch: Call) -> bool:
         """``arg`` holds the card ``fetch`` yields only in some of its fields (``partner =
         {"skills": card skills, "endpoint": configured}``), and the project function ``call``
