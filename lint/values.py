@@ -1627,11 +1627,12 @@ class Analysis:
             kind += "read"
         if method in HTTP_WRITES:
             kind += "write"
-        if method == "request":
-            verb = call.argument(0, "method")
+        if method in apimodel.HTTP_VERB_ARGUMENTS:
+            verb_at, url_at = apimodel.HTTP_VERB_ARGUMENTS[method]
+            verb = call.argument(verb_at, "method")
             text = (verb.text or "").upper() if verb is not None else ""
             kind = "read" if text == "GET" else "write" if text in ("POST", "PUT") else "readwrite"
-            url = values.argument(call, 1, "url")
+            url = values.argument(call, url_at, "url")
         elif method == "urlopen":
             url = values.argument(call, 0, "url")
             if call.argument(1, "data") is not None:
