@@ -20,17 +20,16 @@ async def label_all(http: httpx.AsyncClient, url: str, items: list[str]):
     return labelled
 
 
-def tag_rows(base_url: str, rows: list[dict]) -> list[dict]:
+def tag_rows(base_url: str, records: list[dict]) -> list[dict]:
     """The guard tests one local, the block fills another: the fetch runs for every row."""
-    peer = None
-    out = []
-    for row in rows:
+    tagged, peer = [], None
+    for record in records:
         if not peer:
             response = requests.get(f"{base_url}/.well-known/agent-card.json", timeout=10)  # expect: AC104
             response.raise_for_status()
             card = response.json()
-        out.append({**row, "peer": card["name"], "version": card["version"]})
-    return out
+        tagged.append({**record, "peer": card["name"], "version": card["version"]})
+    return tagged
 
 
 def main() -> None:
