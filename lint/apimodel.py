@@ -187,6 +187,9 @@ RELATIVE_CARD_PATHS = tuple(path[1:] for path in CARD_PATHS if "/" in path[1:])
 CARD_PATH_CONSTANTS = ("AGENT_CARD_WELL_KNOWN_PATH", "PREV_AGENT_CARD_WELL_KNOWN_PATH", "EXTENDED_AGENT_CARD_PATH")
 HTTP_READS = {"get", "request", "urlopen", "stream", "head", "connect_sse", "aconnect_sse"}
 HTTP_WRITES = {"post", "request", "stream", "put", "send", "connect_sse", "aconnect_sse"}
+#: Calls that cancel the coroutine they are given once a timeout passes (a ``timeout`` of
+#: ``None`` waits for good): ``asyncio.wait_for(coro, timeout)``.
+DEADLINE_CALLS = frozenset({"asyncio.wait_for"})
 #: HTTP calls given the request's method as an argument: the positions of the method and
 #: the URL. httpx's ``client.request(method, url)`` and ``client.stream(method, url)``;
 #: httpx-sse's ``connect_sse(client, method, url, **kwargs)`` / ``aconnect_sse``, which

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
-from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
+from a2alint.apimodel import DEADLINE_CALLS, HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
 from a2alint.model import ENDLESS_ITERATORS, Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
 from a2alint.values import (
@@ -34,6 +34,7 @@ from a2alint.values import (
     Analysis,
     Guess,
     guessed,
+    imported_name,
     is_card_name,
     kept_in_fields,
     ScopeValues,
@@ -1856,6 +1857,33 @@ class Flow:
             ):
                 return True
         return False
+
+    def under_deadline(self, scope: Scope, depth: int = CALLER_DEPTH) -> bool:
+        """Every call of ``scope`` in sight runs under a deadline that cancels it: inside
+        ``async with asyncio.timeout(30):``, given to ``asyncio.wait_for(..., timeout=60)``,
+        or in a function itself only called so (a function with no caller has none)."""
+        callers = self.callers(scope)
+        return bool(callers) and all(
+            any(frame.kind == "with" and frame.deadline for frame, _ in call.path)
+            or any(self._cancels_after(outer, call) for outer in call.scope.calls if outer.order < call.order <= outer.end)
+            or (depth > 0 and self.under_deadline(call.scope, depth - 1))
+            for call in callers
+        )
+
+    def _cancels_after(self, outer: Call, call: Call) -> bool:
+        """``outer`` is ``asyncio.wait_for(coro, timeout)`` with ``call`` making ``coro``, or
+        a ``functools.partial`` of it (``functools.partial(asyncio.wait_for, coro, timeout=60)``)."""
+        shift = 0
+        if self.qualified(outer) == "functools.partial":
+            first = outer.positional(0)
+            imports = self.analysis.model_of(outer.scope).imports
+            if first is None or not any(imported_name(key, imports) in DEADLINE_CALLS for key in first.value.reads):
+                return False
+            shift = 1
+        elif self.qualified(outer) not in DEADLINE_CALLS:
+            return False
+        coroutine, timeout = outer.argument(shift, "fut"), outer.argument(shift + 1, "timeout")
+        return coroutine is not None and any(c is call for c in coroutine.value.top) and timeout is not None and not timeout.none
 
     def reaches_a_task(self, call: Call) -> bool:
         """``call`` sends, cancels, subscribes to or gets a task, itself or in a callee

@@ -1187,8 +1187,8 @@ class Analysis:
         if target is None or target.model is None:
             return None
         cls, imports = target.cls, target.model.imports
-        made = any(_qualified(d, imports) in RECORD_DECORATORS for d in cls.decorators)
-        return cls if made or any(_qualified(b, imports) in RECORD_BASES for b in cls.bases) else None
+        made = any(imported_name(d, imports) in RECORD_DECORATORS for d in cls.decorators)
+        return cls if made or any(imported_name(b, imports) in RECORD_BASES for b in cls.bases) else None
 
     def field_given(self, call: Call, name: str) -> Expr | None:
         """What ``call`` gives field ``name`` of the record it constructs, by keyword or by
@@ -1548,7 +1548,7 @@ class Analysis:
                 c for c in scope.calls
                 if c.callee and (
                     CARD_BUILDERS.search(imports.get(c.callee.split(".")[0], "") + "." + c.callee)
-                    or (c.callee.endswith("loads") and _qualified(c.callee, imports) in _PARSERS and parses_card_field(c))
+                    or (c.callee.endswith("loads") and imported_name(c.callee, imports) in _PARSERS and parses_card_field(c))
                 )
             ]
         return found
@@ -2197,7 +2197,7 @@ def _copies(expr: Expr) -> bool:
     return len(expr.reads) == 1 and not (expr.top or expr.derived or expr.derived_top or expr.texts)
 
 
-def _qualified(callee: str, imports: dict[str, str]) -> str:
+def imported_name(callee: str, imports: dict[str, str]) -> str:
     """``callee`` by the name its root is imported as (``loads`` -> ``json.loads``)."""
     root = callee.split(".")[0]
     return imports.get(root, root) + callee[len(root):]
