@@ -34,7 +34,7 @@ A2A_PACKAGES = {
     "crewai.a2a": "crewai",
 }
 #: HTTP client libraries, by top-level module.
-HTTP_PACKAGES = ("httpx", "requests", "aiohttp", "urllib", "urllib3")
+HTTP_PACKAGES = ("httpx", "requests", "aiohttp", "urllib", "urllib3", "httpx_sse")
 #: Top-level names of the packages the API model knows: a folder of the project with one
 #: of these names is that package only when imported by its path from the project root.
 MODELLED_PACKAGES = frozenset({name.split(".")[0] for name in A2A_PACKAGES} | set(HTTP_PACKAGES))
@@ -185,8 +185,16 @@ CARD_PATHS = (
 #: ``CARD_PATHS`` relative to the agent's base: those that are still a path, not one word.
 RELATIVE_CARD_PATHS = tuple(path[1:] for path in CARD_PATHS if "/" in path[1:])
 CARD_PATH_CONSTANTS = ("AGENT_CARD_WELL_KNOWN_PATH", "PREV_AGENT_CARD_WELL_KNOWN_PATH", "EXTENDED_AGENT_CARD_PATH")
-HTTP_READS = {"get", "request", "urlopen", "stream", "head"}
-HTTP_WRITES = {"post", "request", "stream", "put", "send"}
+HTTP_READS = {"get", "request", "urlopen", "stream", "head", "connect_sse", "aconnect_sse"}
+HTTP_WRITES = {"post", "request", "stream", "put", "send", "connect_sse", "aconnect_sse"}
+#: Calls that cancel the coroutine they are given once a timeout passes (a ``timeout`` of
+#: ``None`` waits for good): ``asyncio.wait_for(coro, timeout)``.
+DEADLINE_CALLS = frozenset({"asyncio.wait_for"})
+#: HTTP calls given the request's method as an argument: the positions of the method and
+#: the URL. httpx's ``client.request(method, url)`` and ``client.stream(method, url)``;
+#: httpx-sse's ``connect_sse(client, method, url, **kwargs)`` / ``aconnect_sse``, which
+#: make the client's ``client.stream(method, url, **kwargs)``.
+HTTP_VERB_ARGUMENTS = {"request": (0, 1), "stream": (0, 1), "connect_sse": (1, 2), "aconnect_sse": (1, 2)}
 
 #: What a call returns, where rules need to know (``client = await create_client(url)``).
 RETURNS: dict[str, str] = {

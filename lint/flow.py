@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
-from a2alint.apimodel import HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
+from a2alint.apimodel import DEADLINE_CALLS, HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
 from a2alint.model import ENDLESS_ITERATORS, Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
 from a2alint.values import (
@@ -36,6 +36,7 @@ from a2alint.values import (
     Analysis,
     Guess,
     guessed,
+    imported_name,
     is_card_name,
     kept_in_fields,
     ScopeValues,
@@ -483,6 +484,63 @@ class Flow:
         if any(self.depends_on_fetch(a.value, call, fetch) and not self._passes_other_fields(call, a, fetch) for a in call.arguments):
             return "passed"
         return None
+
+    def sends_to_another_peer(self, send: object, fetch: Call) -> bool:
+        """``send`` goes through a client built from a card an earlier fetch read, and
+        ``fetch`` reads another peer's card (see :func:`other_peer`), none of which ``send``
+        uses: the card ``fetch`` yields is not the contract of the task ``send`` made (a
+        hand-off to a second peer inside the first one's stream)."""
+        if not isinstance(send, Call) or self.card_use(send, fetch):
+            return False
+        return any(
+            earlier.order < send.order and self.chain(earlier, "card-fetch") and self.other_peer(earlier, fetch)
+            and self.card_use(send, earlier)
+            for earlier in send.scope.calls
+        )
+
+    def other_peer(self, first: Call, second: Call) -> bool:
+        """Two card fetches of different peers: each reads a URL or argument the other does
+        not, and all they share is the HTTP client they go through (``A2ACardResolver(http,
+        a_url)``, ``A2ACardResolver(http, b_url)``). Two through one resolver, or built
+        from one URL, are of one peer, whatever else they are given."""
+        (first_keys, first_clients), (second_keys, second_clients) = self._peer_keys(first), self._peer_keys(second)
+        clients = first_clients | second_clients  # (`fetch_card(http, b_url)` goes through the same client)
+        first_keys, second_keys = first_keys - clients, second_keys - clients
+        return bool(first_keys - second_keys) and bool(second_keys - first_keys) and not first_keys & second_keys
+
+    def _peer_keys(self, fetch: Call) -> tuple[set[str], set[str]]:
+        """The keys that name the peer ``fetch`` reads the card of: what the call and what
+        the names it reads were made of are given (longest form only), less what is
+        called; and the HTTP clients among them."""
+        values = self.analysis.values(fetch.scope)
+        binds = [b for key in call_reads(fetch) for b in values.sources(key, fetch)]  # `resolver = A2ACardResolver(http, url)`
+        made = [fetch, *(b.direct for b in binds if b.direct is not None)]
+        keys, clients = {k for b in binds if b.direct is None for k in b.value.keys}, set()
+        for call in made:
+            keys |= call_reads(call)
+            steps = [call]
+            while steps[-1].receiver_call is not None:
+                steps.append(steps[-1].receiver_call)
+            for step in steps:
+                callee = step.callee or ""
+                keys -= {k for k in keys if callee == k or callee.startswith(k + ".")}  # `A2ACardResolver` itself
+                clients |= self._clients_given(step)
+                function = self.callee(step)
+                if function is not None:  # `fetch_card(http, url)`: what the helper makes its requests with
+                    inner = {k for c in function.calls for k in self._clients_given(c)}
+                    offset = self.analysis.offset(step, function)
+                    for param in function.params:
+                        arg = step.argument(param.index - offset, param.name) if param.name in inner else None
+                        clients |= set(arg.value.keys) if arg is not None else set()
+        return {k for k in keys if not any(other.startswith(k + ".") for other in keys)}, clients
+
+    def _clients_given(self, call: Call) -> set[str]:
+        """The HTTP client ``call`` makes its request with: the receiver of an HTTP call, the
+        ``httpx_client`` an ``A2ACardResolver`` or a ``ClientConfig`` is given."""
+        clients = {call.receiver} if call.receiver and self.analysis.is_http(call) else set()
+        resolver = any(n.endswith("A2ACardResolver") for n in self.analysis.external_names(call))
+        client = call.keyword("httpx_client") or (call.positional(0) if resolver else None)
+        return clients | set(client.value.keys) if client is not None else clients
 
     def _passes_other_fields(self, call: Call, arg: Argument, fetch: Call) -> bool:
         """``arg`` holds the card ``fetch`` yields only in some of its fields (``partner =
@@ -1793,6 +1851,52 @@ class Flow:
                 per_peer.update(inner.targets)
         return not call_reads(fetch).isdisjoint(per_peer)
 
+    def runs_once_in(self, loop: Frame, call: Call) -> bool:
+        """``call`` runs only while a name is unset that the block it runs in then sets, and
+        nothing else in ``loop`` binds that name (``if card is None: card = await fetch()``,
+        ``if b is None: ...; b = factory.create(card)``): once per run of the loop, a lazy
+        initialisation of a local as of an attribute (see :meth:`memoizes`)."""
+        binds = self.analysis.values(call.scope).binds_of
+        inner = call.path[call.path.index((loop, "body")) + 1 :]
+        for depth, (frame, branch) in enumerate(inner):
+            key = _unset(frame.test.shape, branch == "body") if frame.kind == "if" and frame.test is not None else None
+            in_loop = [b for b in binds.get(key, ()) if loop.start < b.order <= loop.end]
+            block = call.path[: len(call.path) - len(inner) + depth + 1]
+            if in_loop and all(
+                b.path[: len(block)] == block and not b.value.placeholder
+                and all(f.kind == "with" for f, _ in b.path[len(block) :])
+                for b in in_loop
+            ):
+                return True
+        return False
+
+    def under_deadline(self, scope: Scope, depth: int = CALLER_DEPTH) -> bool:
+        """Every call of ``scope`` in sight runs under a deadline that cancels it: inside
+        ``async with asyncio.timeout(30):``, given to ``asyncio.wait_for(..., timeout=60)``,
+        or in a function itself only called so (a function with no caller has none)."""
+        callers = self.callers(scope)
+        return bool(callers) and all(
+            any(frame.kind == "with" and frame.deadline for frame, _ in call.path)
+            or any(self._cancels_after(outer, call) for outer in call.scope.calls if outer.order < call.order <= outer.end)
+            or (depth > 0 and self.under_deadline(call.scope, depth - 1))
+            for call in callers
+        )
+
+    def _cancels_after(self, outer: Call, call: Call) -> bool:
+        """``outer`` is ``asyncio.wait_for(coro, timeout)`` with ``call`` making ``coro``, or
+        a ``functools.partial`` of it (``functools.partial(asyncio.wait_for, coro, timeout=60)``)."""
+        shift = 0
+        if self.qualified(outer) == "functools.partial":
+            first = outer.positional(0)
+            imports = self.analysis.model_of(outer.scope).imports
+            if first is None or not any(imported_name(key, imports) in DEADLINE_CALLS for key in first.value.reads):
+                return False
+            shift = 1
+        elif self.qualified(outer) not in DEADLINE_CALLS:
+            return False
+        coroutine, timeout = outer.argument(shift, "fut"), outer.argument(shift + 1, "timeout")
+        return coroutine is not None and any(c is call for c in coroutine.value.top) and timeout is not None and not timeout.none
+
     def reaches_a_task(self, call: Call) -> bool:
         """``call`` sends, cancels, subscribes to or gets a task, itself or in a callee
         (``poll_task()`` that re-reads the card and then polls)."""
@@ -1902,7 +2006,7 @@ class Flow:
             return None  # through a cache: its own expiry decides when it reads again
         if fetch.loops and not self.until_success(fetch):
             for loop in fetch.loops:
-                if not self.per_peer(loop, fetch):
+                if not self.per_peer(loop, fetch) and not self.runs_once_in(loop, fetch):
                     return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched"
         if depth <= 0 or fetch.loops:
             return None
@@ -1914,7 +2018,7 @@ class Flow:
             for loop in caller.loops:
                 # a poll of the task that re-reads the card is not a retry of the fetch
                 retry = not self.reaches_a_task(caller) and self.until_success(caller)
-                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not retry:
+                if loop.kind in ("for", "while") and not self.per_peer(loop, caller) and not retry and not self.runs_once_in(loop, caller):
                     name = fetch.scope.name
                     return caller, f"calls {name}() on every iteration of a loop: each pass re-reads the card"
             found = self.reruns(caller, depth - 1) if not caller.loops else None

@@ -1196,8 +1196,8 @@ class Analysis:
         if target is None or target.model is None:
             return None
         cls, imports = target.cls, target.model.imports
-        made = any(_qualified(d, imports) in RECORD_DECORATORS for d in cls.decorators)
-        return cls if made or any(_qualified(b, imports) in RECORD_BASES for b in cls.bases) else None
+        made = any(imported_name(d, imports) in RECORD_DECORATORS for d in cls.decorators)
+        return cls if made or any(imported_name(b, imports) in RECORD_BASES for b in cls.bases) else None
 
     def field_given(self, call: Call, name: str) -> Expr | None:
         """What ``call`` gives field ``name`` of the record it constructs, by keyword or by
@@ -1557,7 +1557,7 @@ class Analysis:
                 c for c in scope.calls
                 if c.callee and (
                     CARD_BUILDERS.search(imports.get(c.callee.split(".")[0], "") + "." + c.callee)
-                    or (c.callee.endswith("loads") and _qualified(c.callee, imports) in _PARSERS and parses_card_field(c))
+                    or (c.callee.endswith("loads") and imported_name(c.callee, imports) in _PARSERS and parses_card_field(c))
                 )
             ]
         return found
@@ -1636,11 +1636,12 @@ class Analysis:
             kind += "read"
         if method in HTTP_WRITES:
             kind += "write"
-        if method == "request":
-            verb = call.argument(0, "method")
+        if method in apimodel.HTTP_VERB_ARGUMENTS:
+            verb_at, url_at = apimodel.HTTP_VERB_ARGUMENTS[method]
+            verb = call.argument(verb_at, "method")
             text = (verb.text or "").upper() if verb is not None else ""
             kind = "read" if text == "GET" else "write" if text in ("POST", "PUT") else "readwrite"
-            url = values.argument(call, 1, "url")
+            url = values.argument(call, url_at, "url")
         elif method == "urlopen":
             url = values.argument(call, 0, "url")
             if call.argument(1, "data") is not None:
@@ -2205,7 +2206,7 @@ def _copies(expr: Expr) -> bool:
     return len(expr.reads) == 1 and not (expr.top or expr.derived or expr.derived_top or expr.texts)
 
 
-def _qualified(callee: str, imports: dict[str, str]) -> str:
+def imported_name(callee: str, imports: dict[str, str]) -> str:
     """``callee`` by the name its root is imported as (``loads`` -> ``json.loads``)."""
     root = callee.split(".")[0]
     return imports.get(root, root) + callee[len(root):]

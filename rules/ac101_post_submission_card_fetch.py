@@ -23,6 +23,9 @@ class PostSubmissionCardFetch(Rule):
     no longer in flight (not its stream, poll loop or update handler), when the
     function touches no task but the ones it submits after the fetch (or, for
     a `refresh()` that touches no task, when its caller goes on that way).
+    Another peer's card, fetched inside the stream of a task sent through a
+    client built from an earlier card (a pipeline hand-off to a second peer),
+    is no contract of that task, and may decide a new task at that peer.
     A task the function makes after the fetch is new, not submitted: an id
     it mints (`uuid4()`), an id read from its own later send's stream, an id
     it gives the task in a later `tasks/send` (`send_task(payload={"id":
@@ -95,6 +98,9 @@ class PostSubmissionCardFetch(Rule):
     - A project object made of card data (`AgentCard(**data)`) or of two or
       more of a card's fields under their own names (`PeerCard(name=d["name"],
       url=d["url"])`) is taken for the card.
+    - Two fetches are of different peers when each is given a URL or value
+      the other is not, besides the HTTP client (`A2ACardResolver(http,
+      a_url)`, `A2ACardResolver(http, b_url)`), even if both hold one address.
     - A task that a project function run after the fetch hands back (`for
       task, _ in relay.send(client, message)`, its send past the analysis'
       reach) is taken for one that function submits, not one that existed
@@ -316,6 +322,8 @@ async def delegate(client, message, url):
         anchor = acts or flow.submission(call)
         if anchor is None or flow.served_from_cache(chain, anchor):
             return False  # a cached card: when the cache re-reads it is AC104's question
+        if flow.sends_to_another_peer(anchor.node, call):
+            return False  # another peer's card: no contract of the task in flight
         if not anchor.live and flow.routes_a_new_task(call, node, anchor):
             return False
         notes = [*anchor.notes(), (node, label)]

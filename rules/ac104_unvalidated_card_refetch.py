@@ -19,8 +19,11 @@ class UnvalidatedCardRefetch(Rule):
     the first fetch succeeds, is not a re-fetch, nor is one reached only
     while a flag it sets is unset (`if not self.ready: await self.hello()`,
     `hello()` setting `self.ready`): it runs once per object however often its
-    caller loops. A readiness probe that only checks the response's status
-    reads no card. A single read into a
+    caller loops; and likewise a fetch in a loop behind a local that its
+    block sets and nothing else in the loop binds (`if card is None: card =
+    await resolver.get_agent_card()`): once per run of the loop. A fetch of
+    another peer's card is no re-read of an earlier one. A readiness probe
+    that only checks the response's status reads no card. A single read into a
     fresh value when a later call resumes a submitted task is not one
     either: the earlier read is in another call, and when that card decides
     what happens to the task, AC101 reports the read (one finding, not two).
@@ -66,6 +69,9 @@ class UnvalidatedCardRefetch(Rule):
     - Text parsed from a record's field named for the card type
       (`json.loads(item["AgentCard"])`) is taken for a card, and the read that
       brings the record for a card fetch.
+    - Two fetches are of different peers when each is given a URL or value
+      the other is not, besides the HTTP client (`A2ACardResolver(http,
+      a_url)`, `A2ACardResolver(http, b_url)`), even if both hold one address.
     """
 
     code = "AC104"
@@ -477,7 +483,7 @@ def refresh(base):
         before = [
             c for c in scope.calls
             if c.order < call.order and runs_before(c, call) and not any(loop in c.loops for loop in call.loops)
-            and flow.chain(c, "card-fetch")
+            and flow.chain(c, "card-fetch") and not flow.other_peer(c, call)
         ]
         before.sort(key=lambda c: c.callee != call.callee)  # the same call first
         elsewhere = [

@@ -13,7 +13,8 @@ class UnboundedCardRetry(Rule):
     ## What it does
     Flags a loop with no bound (no attempt cap checked in the loop, no
     `range(...)`, no deadline in its condition or around it such as
-    `async with asyncio.timeout(30)`; `while True` and
+    `async with asyncio.timeout(30)`, nor around every call of its function
+    in sight, `await asyncio.wait_for(wait_ready(url), timeout=60)`; `while True` and
     `itertools.count()` that exit only on success are unbounded) that
     fetches a card and leaves only once the fetch or the comparison after it
     succeeds.
@@ -212,6 +213,8 @@ async def reconcile(resolver: A2ACardResolver, digest, card_digest):
     def _bounded(flow: Flow, scope: Scope, loop: Frame) -> bool:
         if any(frame.kind == "with" and frame.deadline for frame, _ in loop.path):
             return True  # `async with asyncio.timeout(30):` around the loop
+        if flow.under_deadline(scope):
+            return True  # `await asyncio.wait_for(wait_ready(url), timeout=60)` in every caller
         if loop.kind == "for":
             return not flow.endless(scope, loop)
         if loop.kind == "while" and not loop.endless:
