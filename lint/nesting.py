@@ -385,7 +385,7 @@ def with_room(frames: int, function: Callable[..., T], *args) -> T:
         finally:
             sys.setrecursionlimit(limit)
     if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
+        raise outcome.pop("error")  # (popped: left in outcome, it would hold the frames that hold outcome)
     return outcome["value"]  # type: ignore[return-value]
 
 
@@ -410,7 +410,7 @@ def on_caller(function: Callable[..., T], *args) -> T:
     jobs.put(job)
     done.wait()
     if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
+        raise outcome.pop("error")  # (popped: left in outcome, it would hold the frames that hold outcome)
     return outcome["value"]  # type: ignore[return-value]
 
 
