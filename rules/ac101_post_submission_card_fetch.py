@@ -18,11 +18,16 @@ class PostSubmissionCardFetch(Rule):
     card, or anything derived from it, then decides something: a branch or
     loop condition, an `assert`, an argument to `cancel`/`send`/`subscribe`,
     a task-state change, or a replacement of the card or client the object
-    holds. A fetch whose result is only logged is a diagnostic and is not
-    flagged, nor is a card fetched to route a new task once the earlier one is
-    no longer in flight (not its stream, poll loop or update handler), when the
-    function touches no task but the ones it submits after the fetch (or, for
-    a `refresh()` that touches no task, when its caller goes on that way).
+    holds that some code reads. A fetch whose result is only logged is a
+    diagnostic and is not flagged, nor is a card fetched to route a new task
+    once the earlier one is no longer in flight (not its stream, poll loop or
+    update handler), when the function touches no task but the ones it submits
+    after the fetch (or, for a `refresh()` that touches no task, when its caller
+    goes on that way or ends, in an object whose methods only submit new tasks).
+    A poll loop around the fetch is the submitted task's only when the task it
+    polls can be one from before the fetch: a batch that binds each job's task
+    anew after the fetch (`task = None`, or the new send's result) and polls it
+    to its end fetches the next job's card outside any poll loop.
     A task the function makes after the fetch is new, not submitted: an id
     it mints (`uuid4()`), an id read from its own later send's stream, an id
     it gives the task in a later `tasks/send` (`send_task(payload={"id":
@@ -95,6 +100,10 @@ class PostSubmissionCardFetch(Rule):
     - A project object made of card data (`AgentCard(**data)`) or of two or
       more of a card's fields under their own names (`PeerCard(name=d["name"],
       url=d["url"])`) is taken for the card.
+    - An attribute the fetched card is stored in (`self.seen`) counts as read
+      when code of its module (or its class's) reads an attribute of that name
+      on any object, or names it in a string (`getattr(self, "seen")`); one
+      read only from another module is taken for unread.
     - A task that a project function run after the fetch hands back (`for
       task, _ in relay.send(client, message)`, its send past the analysis'
       reach) is taken for one that function submits, not one that existed
@@ -285,6 +294,9 @@ class Host:
 
     async def refresh(self):
         self.client = await ClientFactory.connect(self.url)  # expect: AC101
+
+    async def reply(self, message):
+        return await self.client.send_message(message)
 """,
         """
 from a2a.client import create_client
@@ -383,6 +395,6 @@ async def delegate(client, message, url):
                 return bind, f"{card} sets the task's state here", None
             for target in bind.targets:
                 served = any(e.kind == "return" and e.value.reads_any({target}) for e in scope.exits)
-                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope):
+                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope) and flow.read_anywhere(target, scope):
                     return bind, f"the fetched card replaces {target}, which later calls use", None
         return None
