@@ -594,16 +594,53 @@ class Flow:
         model = self.analysis.model_of(scope) if scope is not None else self.model
         return root in self.analysis.module_names(model)
 
-    def read_anywhere(self, key: str, scope: Scope) -> bool:
-        """Code in ``scope``'s module (or its class's) reads the attribute ``key`` stores
-        into (``self.seen``, ``link.seen``), or names it as text (``getattr(self, "seen")``):
-        one that nothing reads decides nothing."""
+    def attribute_decides(self, key: str, scope: Scope) -> bool:
+        """Code of ``scope``'s module (or its class's) reads the attribute ``key`` stores
+        into (``self.seen``, ``link.seen``) where it can decide something (see
+        :meth:`_decides_with`), or names it as text (``getattr(self, "seen")``): one only
+        logged, shown, or read by nothing decides nothing."""
         name = field_of(key)
         models = {id(m): m for m in (self.analysis.model_of(s) for s in self.class_scopes(scope))}.values()
-        return any(
-            name in model.strings or any(name in read.split(".")[1:] for other in model.scopes for read in _keys_read(other))
-            for model in models
-        )
+        for model in models:
+            if name in model.strings:
+                return True
+            for other in model.scopes:
+                held = {_up_to(read, name) for read in _keys_read(other) if name in read.split(".")[1:]}
+                if held and self._decides_with(other, held, ()):
+                    return True
+        return False
+
+    def _decides_with(self, scope: Scope, keys: set[str], calls: Iterable[Call], depth: int = CALLER_DEPTH) -> bool:
+        """What ``keys`` or the results of ``calls`` hold, and what ``scope`` makes of it
+        (through binds and the calls it is given to), reaches a condition that decides, a
+        call on a task or into project code, a store the caller or a later call sees, or
+        what ``scope`` hands back to a caller that does the same (or to one out of sight)."""
+        held, made = set(keys), {id(c) for c in calls}
+        reads = lambda expr: expr.reads_any(held) or any(id(c) in made for c in expr.calls)  # noqa: E731
+        given = []
+        changed = True
+        while changed:
+            changed = False
+            for call in scope.calls:
+                if id(call) not in made and (reads(call.args) or _at_or_below(call.receiver or "", held) or id(call.receiver_call) in made):
+                    made.add(id(call))
+                    given.append(call)
+                    changed = True
+            for bind in scope.binds:
+                if reads(bind.value) and not held.issuperset(bind.targets):
+                    held.update(bind.targets)
+                    changed = True
+        if any(self.reaches_a_task(c) or self.analysis.project_function(c) is not None for c in given):
+            return True
+        if any(reads(t.expr) and self.decides(t) for t in scope.tests):
+            return True
+        if any(reads(b.value) and any(self._shared(t, scope) for t in b.targets) for b in scope.binds):
+            return True
+        exits = [e for e in (*scope.exits, *scope.yields) if reads(e.value)]
+        if any(e.kind not in ("return", "yield") for e in exits):
+            return True
+        callers = self.callers(scope) if exits else []
+        return bool(exits) and (not callers or depth <= 0 or any(self._decides_with(c.scope, set(), (c,), depth - 1) for c in callers))
 
     def _transient(self, key: str, scope: Scope | None) -> bool:
         """``self.x`` is only read straight back where it is stored (``self._card = card``;
@@ -2183,6 +2220,12 @@ def _bound_anew(values, key: str, fact: Fact, call: Call) -> bool:
     a loop that holds both: by a bind after ``fact``, before ``call`` in a block that holds
     it. What the name held before ``fact`` cannot reach ``call``."""
     return any(not b.weak and fact.order < b.order and dominates(b, call) for b in values.binds_of.get(key.split(".")[0], ()))
+
+
+def _up_to(key: str, name: str) -> str:
+    """``key`` cut after the attribute ``name`` (``self.seen.get`` -> ``self.seen``)."""
+    parts = key.split(".")
+    return ".".join(parts[: parts.index(name, 1) + 1])
 
 
 def _into(bind: Bind, keys: set[str]) -> bool:

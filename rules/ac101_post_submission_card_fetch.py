@@ -18,8 +18,9 @@ class PostSubmissionCardFetch(Rule):
     card, or anything derived from it, then decides something: a branch or
     loop condition, an `assert`, an argument to `cancel`/`send`/`subscribe`,
     a task-state change, or a replacement of the card or client the object
-    holds that some code reads. A fetch whose result is only logged is a
-    diagnostic and is not flagged, nor is a card fetched to route a new task
+    holds that some code reads to decide. A fetch whose result is only logged
+    (or kept where only logs and printouts read it) is a diagnostic and is not
+    flagged, nor is a card fetched to route a new task
     once the earlier one is no longer in flight (not its stream, poll loop or
     update handler), when the function touches no task but the ones it submits
     after the fetch (or, for a `refresh()` that touches no task, when its caller
@@ -100,10 +101,12 @@ class PostSubmissionCardFetch(Rule):
     - A project object made of card data (`AgentCard(**data)`) or of two or
       more of a card's fields under their own names (`PeerCard(name=d["name"],
       url=d["url"])`) is taken for the card.
-    - An attribute the fetched card is stored in (`self.seen`) counts as read
-      when code of its module (or its class's) reads an attribute of that name
-      on any object, or names it in a string (`getattr(self, "seen")`); one
-      read only from another module is taken for unread.
+    - An attribute the fetched card is stored in (`self.seen`) decides when
+      code of its module (or its class's) reads an attribute of that name, on
+      any object, into a deciding condition, a call on a task or into project
+      code, a lasting store, or a value handed back to such a caller, or names
+      it in a string (`getattr(self, "seen")`); one read only from another
+      module, or only into log lines and printouts, is taken to decide nothing.
     - A task that a project function run after the fetch hands back (`for
       task, _ in relay.send(client, message)`, its send past the analysis'
       reach) is taken for one that function submits, not one that existed
@@ -395,6 +398,6 @@ async def delegate(client, message, url):
                 return bind, f"{card} sets the task's state here", None
             for target in bind.targets:
                 served = any(e.kind == "return" and e.value.reads_any({target}) for e in scope.exits)
-                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope) and flow.read_anywhere(target, scope):
+                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope) and flow.attribute_decides(target, scope):
                     return bind, f"the fetched card replaces {target}, which later calls use", None
         return None
