@@ -1200,7 +1200,7 @@ class Flow:
         ``fact`` (``tid = uuid4().hex``): no task has it before it is sent. Round a loop
         that holds both, a task made on an earlier pass counts as made before ``fact``
         unless the id is bound anew after ``fact`` on every way to ``call`` (``task =
-        None`` at the top of each job, after its fetch): then a send after ``fact`` made it."""
+        None`` at the top of each job, after its fetch): then a new send after ``fact`` made it."""
         scope = call.scope
         values = self.analysis.values(scope)
         atoms = self.analysis.resolve(a for arg in call.arguments for a in values.expr(arg.value, call))
@@ -1213,7 +1213,8 @@ class Flow:
         ids = _acted_on_ids(values, call) or self._ids_handed_in(call)
         if not ids:
             return False
-        if all(_bound_anew(values, key, fact, call) for key in ids) and any(a[1].scope is scope and a[1] is not call and a[1].order > fact.order for a in tasks):
+        made = [a[1] for a in tasks if a[1].scope is scope and a[1].order > fact.order and self.chain(a[1], "send")]
+        if all(_bound_anew(values, key, fact, call) for key in ids) and any(not self.continues(send) for send in made):
             return True
         if all(self._handed_back_after(values, key, call, fact) for key in ids):
             return True
