@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator
 import libcst as cst
 
 from a2alint.apimodel import DEADLINE_CALLS, HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
-from a2alint.control import exclusive, in_loop_body, leaves_before, runs_before, without_withs
+from a2alint.control import dominates, exclusive, in_loop_body, leaves_before, runs_before, without_withs
 from a2alint.model import ENDLESS_ITERATORS, Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
 from a2alint.values import (
     CARD,
@@ -654,6 +654,54 @@ class Flow:
         model = self.analysis.model_of(scope) if scope is not None else self.model
         return root in self.analysis.module_names(model)
 
+    def attribute_decides(self, key: str, scope: Scope) -> bool:
+        """Code of ``scope``'s module (or its class's) reads the attribute ``key`` stores
+        into (``self.seen``, ``link.seen``) where it can decide something (see
+        :meth:`_decides_with`), or names it as text (``getattr(self, "seen")``): one only
+        logged, shown, or read by nothing decides nothing."""
+        name = field_of(key)
+        models = {id(m): m for m in (self.analysis.model_of(s) for s in self.class_scopes(scope))}.values()
+        for model in models:
+            if name in model.strings:
+                return True
+            for other in model.scopes:
+                held = {_up_to(read, name) for read in _keys_read(other) if name in read.split(".")[1:]}
+                if held and self._decides_with(other, held, ()):
+                    return True
+        return False
+
+    def _decides_with(self, scope: Scope, keys: set[str], calls: Iterable[Call], depth: int = CALLER_DEPTH) -> bool:
+        """What ``keys`` or the results of ``calls`` hold, and what ``scope`` makes of it
+        (through binds and the calls it is given to), reaches a condition that decides, a
+        call on a task or into project code, a store the caller or a later call sees, or
+        what ``scope`` hands back to a caller that does the same (or to one out of sight)."""
+        held, made = set(keys), {id(c) for c in calls}
+        reads = lambda expr: expr.reads_any(held) or any(id(c) in made for c in expr.calls)  # noqa: E731
+        given = []
+        changed = True
+        while changed:
+            changed = False
+            for call in scope.calls:
+                if id(call) not in made and (reads(call.args) or _at_or_below(call.receiver or "", held) or id(call.receiver_call) in made):
+                    made.add(id(call))
+                    given.append(call)
+                    changed = True
+            for bind in scope.binds:
+                if reads(bind.value) and not held.issuperset(bind.targets):
+                    held.update(bind.targets)
+                    changed = True
+        if any(self.reaches_a_task(c) or self.analysis.project_function(c) is not None for c in given):
+            return True
+        if any(reads(t.expr) and self.decides(t) for t in scope.tests):
+            return True
+        if any(reads(b.value) and any(self._shared(t, scope) for t in b.targets) for b in scope.binds):
+            return True
+        exits = [e for e in (*scope.exits, *scope.yields) if reads(e.value)]
+        if any(e.kind not in ("return", "yield") for e in exits):
+            return True
+        callers = self.callers(scope) if exits else []
+        return bool(exits) and (not callers or depth <= 0 or any(self._decides_with(c.scope, set(), (c,), depth - 1) for c in callers))
+
     def _transient(self, key: str, scope: Scope | None) -> bool:
         """``self.x`` is only read straight back where it is stored (``self._card = card``;
         ``card = self.get_card()``), and no code in reach calls that getter elsewhere."""
@@ -1150,7 +1198,7 @@ class Flow:
                 if stream is not None:
                     return Anchor(stream, "submits the task and iterates its stream", is_send=True, scope=scope, live=True, before=True)
             if frame.kind in ("for", "while") and branch == "body":
-                poll = next((c for c in scope.calls if in_loop_body(c, frame) and self._polls_a_task(c)), None)
+                poll = next((c for c in scope.calls if in_loop_body(c, frame) and self._polls_a_task(c) and not self.task_made_after(c, fact)), None)
                 if poll is not None:
                     return Anchor(poll, "polls the submitted task in this loop", scope=scope, live=True)
         for send in self.sends(scope):
@@ -1209,7 +1257,10 @@ class Flow:
         that send streams back (``for frame in events(resp): task_id = frame["taskId"]``),
         the id the client gives the task in a send after ``fact`` that creates it
         (``send_task(payload={"id": "job-7", ...})``), or an id this function mints after
-        ``fact`` (``tid = uuid4().hex``): no task has it before it is sent."""
+        ``fact`` (``tid = uuid4().hex``): no task has it before it is sent. Round a loop
+        that holds both, a task made on an earlier pass counts as made before ``fact``
+        unless the id is bound anew after ``fact`` on every way to ``call`` (``task =
+        None`` at the top of each job, after its fetch): then a new send after ``fact`` made it."""
         scope = call.scope
         values = self.analysis.values(scope)
         atoms = self.analysis.resolve(a for arg in call.arguments for a in values.expr(arg.value, call))
@@ -1222,6 +1273,9 @@ class Flow:
         ids = _acted_on_ids(values, call) or self._ids_handed_in(call)
         if not ids:
             return False
+        made = [a[1] for a in tasks if a[1].scope is scope and a[1].order > fact.order and self.chain(a[1], "send")]
+        if all(_bound_anew(values, key, fact, call) for key in ids) and any(not self.continues(send) for send in made):
+            return True
         if all(self._handed_back_after(values, key, call, fact) for key in ids):
             return True
         later = [send for send in self.sends(scope) if send is not call and not runs_before(send, fact)]
@@ -1309,11 +1363,12 @@ class Flow:
     def routes_a_new_task(self, fetch: Call, decision: object, anchor: Anchor | None = None) -> bool:
         """After an earlier send, a card fetched to route a new task: the function goes on to
         submit a task of its own and touches no task but the ones it submits, and the card
-        decides a condition or that send, not a state or what the object holds. A function
+        decides a condition or that send, not a state, nor what the object holds unless
+        the object makes new tasks only. A function
         that touches no task at all (``refresh()`` of what its object holds) is judged at its
         call site in the callers on the way to ``anchor``: ``refresh(); caption(...)``
         between batches routes the next batch."""
-        if any(bind is decision for bind in fetch.scope.binds):
+        if any(bind is decision for bind in fetch.scope.binds) and (self.state_change(decision) or not self._makes_new_tasks_only(fetch.scope)):
             return False
         sites = [node for node, _ in anchor.via if isinstance(node, Call)] if anchor is not None else []
         point = fetch
@@ -1324,9 +1379,12 @@ class Flow:
         return self._submits_new_tasks_only(point)
 
     def _submits_new_tasks_only(self, point: Call) -> bool:
-        """After ``point`` its function submits a task and touches no task but those."""
+        """After ``point`` its function submits a task and touches no task but those; or
+        touches none, in an object that makes new tasks only: its next job is a new task."""
         scope = point.scope
         later = [c for c in scope.calls if c.order > point.order]
+        if not any(self.reaches_a_task(c) for c in later):
+            return self._makes_new_tasks_only(scope)
         sends = [c for c in later if self.chain(c, "send") and runs_before(point, c)]
         if any(self.continues(c) for c in sends):
             return False
@@ -1341,6 +1399,16 @@ class Flow:
             return acts and not call.args.reads_any(new_tasks)
 
         return bool(sends) and not any(touches_another_task(c) for c in later)
+
+    def _makes_new_tasks_only(self, scope: Scope) -> bool:
+        """``scope`` is a method of a class whose methods touch no task but the ones they
+        submit: each call on a task in them is a send that starts a new one (``job(msg)``),
+        none continues, polls or cancels a task. What such an object holds routes its next
+        job, never one already submitted."""
+        if self.analysis.class_of(scope) is None:
+            return False
+        calls = [c for method in self.class_scopes(scope) for c in method.calls if self.reaches_a_task(c)]
+        return bool(calls) and all(self.chain(c, "send") and self.acts_on_task(c) is None for c in calls)
 
     # -- guards --
     def guards(self, fact: Fact, conditional: bool = False) -> list[tuple[Test, bool]]:
@@ -2262,6 +2330,19 @@ def _rebound(values, keys: frozenset[str], start: Fact, end: Fact) -> bool:
     return any(
         start.order < b.order < end.order for key in keys for b in (*values.binds_of.get(key, ()), *values.below.get(key, ()))
     )
+
+
+def _bound_anew(values, key: str, fact: Fact, call: Call) -> bool:
+    """``key``'s name is bound after ``fact`` on every way from it to ``call``, also round
+    a loop that holds both: by a bind after ``fact``, before ``call`` in a block that holds
+    it. What the name held before ``fact`` cannot reach ``call``."""
+    return any(not b.weak and fact.order < b.order and dominates(b, call) for b in values.binds_of.get(key.split(".")[0], ()))
+
+
+def _up_to(key: str, name: str) -> str:
+    """``key`` cut after the attribute ``name`` (``self.seen.get`` -> ``self.seen``)."""
+    parts = key.split(".")
+    return ".".join(parts[: parts.index(name, 1) + 1])
 
 
 def _into(bind: Bind, keys: set[str]) -> bool:

@@ -18,11 +18,17 @@ class PostSubmissionCardFetch(Rule):
     card, or anything derived from it, then decides something: a branch or
     loop condition, an `assert`, an argument to `cancel`/`send`/`subscribe`,
     a task-state change, or a replacement of the card or client the object
-    holds. A fetch whose result is only logged is a diagnostic and is not
-    flagged, nor is a card fetched to route a new task once the earlier one is
-    no longer in flight (not its stream, poll loop or update handler), when the
-    function touches no task but the ones it submits after the fetch (or, for
-    a `refresh()` that touches no task, when its caller goes on that way).
+    holds that some code reads to decide. A fetch whose result is only logged
+    (or kept where only logs and printouts read it) is a diagnostic and is not
+    flagged, nor is a card fetched to route a new task
+    once the earlier one is no longer in flight (not its stream, poll loop or
+    update handler), when the function touches no task but the ones it submits
+    after the fetch (or, for a `refresh()` that touches no task, when its caller
+    goes on that way or ends, in an object whose methods only submit new tasks).
+    A poll loop around the fetch is the submitted task's only when the task it
+    polls can be one from before the fetch: a batch that binds each job's task
+    anew after the fetch (`task = None`, or the new send's result) and polls it
+    to its end fetches the next job's card outside any poll loop.
     Another peer's card, fetched inside the stream of a task sent through a
     client built from an earlier card (a pipeline hand-off to a second peer),
     is no contract of that task, and may decide a new task at that peer.
@@ -101,6 +107,12 @@ class PostSubmissionCardFetch(Rule):
     - Two fetches are of different peers when each is given a URL or value
       the other is not, besides the HTTP client (`A2ACardResolver(http,
       a_url)`, `A2ACardResolver(http, b_url)`), even if both hold one address.
+    - An attribute the fetched card is stored in (`self.seen`) decides when
+      code of its module (or its class's) reads an attribute of that name, on
+      any object, into a deciding condition, a call on a task or into project
+      code, a lasting store, or a value handed back to such a caller, or names
+      it in a string (`getattr(self, "seen")`); one read only from another
+      module, or only into log lines and printouts, is taken to decide nothing.
     - A task that a project function run after the fetch hands back (`for
       task, _ in relay.send(client, message)`, its send past the analysis'
       reach) is taken for one that function submits, not one that existed
@@ -291,6 +303,9 @@ class Host:
 
     async def refresh(self):
         self.client = await ClientFactory.connect(self.url)  # expect: AC101
+
+    async def reply(self, message):
+        return await self.client.send_message(message)
 """,
         """
 from a2a.client import create_client
@@ -391,6 +406,6 @@ async def delegate(client, message, url):
                 return bind, f"{card} sets the task's state here", None
             for target in bind.targets:
                 served = any(e.kind == "return" and e.value.reads_any({target}) for e in scope.exits)
-                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope):
+                if target.startswith("self.") and target.count(".") == 1 and not served and flow.outlives_the_call(target, scope) and flow.attribute_decides(target, scope):
                     return bind, f"the fetched card replaces {target}, which later calls use", None
         return None

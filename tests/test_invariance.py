@@ -171,6 +171,9 @@ def test_a_methods_receiver_is_known_by_its_place_not_its_name():
         "\n"
         "    async def reconnect(me):\n"
         "        me.client = await ClientFactory.connect(me.base)\n"
+        "\n"
+        "    def connected(me):\n"
+        "        return me.client is not None\n"
     )
     found = [(d.line, d.code) for d in lint_source(source).diagnostics]
     assert found == [(13, "AC101")]
