@@ -42,7 +42,7 @@ from a2alint.values import (
     ScopeValues,
 )
 
-__all__ = ["Anchor", "Flow", "Origin", "flow_of", "is_card_name", "runs_before", "exclusive", "leaves_before"]
+__all__ = ["Anchor", "Flow", "LoopPlace", "Origin", "flow_of", "is_card_name", "runs_before", "exclusive", "leaves_before"]
 
 #: Roles of the calls that act on a task.
 TASK_ROLES = frozenset({"send", "cancel", "subscribe", "get-task"})
@@ -169,6 +169,16 @@ class Origin:
         return text
 
 
+@dataclass(frozen=True)
+class LoopPlace:
+    """The loop ``loop`` around ``inside``, as a report places it: where the loop starts,
+    in this module or another one, also once that module keeps only its facts (a frame
+    has no scope of its own: ``inside`` tells whose it is)."""
+
+    loop: Frame
+    inside: Fact
+
+
 class Holding:
     """The keys of one function whose value has an atom ``want`` accepts (see
     :meth:`Flow.keys_holding`), each judged when it is first asked about: a question
@@ -226,6 +236,8 @@ class Flow:
             target = target.param
         if isinstance(target, Fact):
             return target.node if self.analysis.model_of(target.scope) is self.model else None
+        if isinstance(target, LoopPlace):
+            return target.loop.node if self.analysis.model_of(target.inside.scope) is self.model else None
         if isinstance(target, Param):
             scope = self.analysis.scope_of_param(target)
             return target.node if scope is not None and self.analysis.model_of(scope) is self.model else None
@@ -234,7 +246,7 @@ class Flow:
     def placeable(self, target: object, near: Fact) -> object:
         """``target`` as a report can place it: a node of another module (``near``'s, a
         fact of a caller) becomes that module's fact for it, or ``near`` itself."""
-        if isinstance(target, (Fact, Param)) or self.analysis.model_of(near.scope) is self.model:
+        if isinstance(target, (Fact, Param, LoopPlace)) or self.analysis.model_of(near.scope) is self.model:
             return target
         scope = near.scope  # (a module read from the cache keeps facts, not nodes)
         facts = (*scope.calls, *scope.binds, *scope.tests, *scope.exits)
@@ -248,7 +260,7 @@ class Flow:
             scope = self.analysis.scope_of_param(target)
             model = self.analysis.model_of(scope) if scope is not None else None
         else:
-            model = self.analysis.model_of(target.scope)
+            model = self.analysis.model_of((target.inside if isinstance(target, LoopPlace) else target).scope)
         return self.analysis.project.locate(model, target)
 
     # -- what calls do (and ``roles``, ``chain``: see ``__init__``) --
@@ -1202,7 +1214,7 @@ class Flow:
                 if poll is not None:
                     return Anchor(poll, "polls the submitted task in this loop", scope=scope, live=True)
         for send in self.sends(scope):
-            if send is not fact and send.node is not fact.node and runs_before(send, fact):
+            if send is not fact and (send.node is None or send.node is not fact.node) and runs_before(send, fact):
                 inside = send.order < fact.order <= send.end  # `make_client().send(m)`: runs first
                 if not inside and not any(c is send for c in getattr(fact, "args", Expr()).calls):
                     later = send.order > fact.order
@@ -2075,7 +2087,7 @@ class Flow:
         if fetch.loops and not self.until_success(fetch):
             for loop in fetch.loops:
                 if not self.per_peer(loop, fetch) and not self.runs_once_in(loop, fetch):
-                    return loop.node, "re-runs on every iteration of this loop, re-reading the card the last one fetched"
+                    return LoopPlace(loop, fetch), "re-runs on every iteration of this loop, re-reading the card the last one fetched"
         if depth <= 0 or fetch.loops:
             return None
         for caller in self.callers(fetch.scope):

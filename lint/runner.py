@@ -42,7 +42,7 @@ from a2alint.paths import resolved, size_text
 from a2alint.positions import Positions
 from a2alint.reporters import one_line
 from a2alint.reparse import Buffer, Reparser
-from a2alint.flow import Flow
+from a2alint.flow import Flow, LoopPlace
 from a2alint.project import REACH, ImportGraph, ModuleIndex, Project, import_statements
 from a2alint.values import Analysis
 from a2alint.rule import Rule
@@ -1150,6 +1150,10 @@ def _settings_root(settings: Settings) -> Path:
 
 def _same_fact(model: ModuleModel, live: ModuleModel, fact) -> cst.CSTNode | None:
     """The node of ``live`` (the same file, parsed) that ``fact`` of ``model`` stands for."""
+    if isinstance(fact, LoopPlace):  # the frame at the same depth of the path of the fact inside it
+        depth = next((i for i, (frame, _) in enumerate(fact.inside.path) if frame is fact.loop), None)
+        inside = _same_fact_of(model, live, fact.inside)
+        return inside.path[depth][0].node if inside is not None and depth is not None and depth < len(inside.path) else None
     if model is live:
         return getattr(fact, "node", None)
     scope = getattr(fact, "scope", None)
@@ -1159,6 +1163,15 @@ def _same_fact(model: ModuleModel, live: ModuleModel, fact) -> cst.CSTNode | Non
                 if p is fact:
                     return q.node
         return None
+    found = _same_fact_of(model, live, fact)
+    return found.node if found is not None else None
+
+
+def _same_fact_of(model: ModuleModel, live: ModuleModel, fact):
+    """The fact of ``live`` (the same file, parsed) that ``fact`` of ``model`` is."""
+    if model is live:
+        return fact
+    scope = fact.scope
     other = live.scopes[scope.index] if scope.index < len(live.scopes) else None
     if other is None:
         return None
@@ -1167,7 +1180,7 @@ def _same_fact(model: ModuleModel, live: ModuleModel, fact) -> cst.CSTNode | Non
         for position, candidate in enumerate(facts):
             if candidate is fact:
                 counterpart = getattr(other, name)
-                return counterpart[position].node if position < len(counterpart) else None
+                return counterpart[position] if position < len(counterpart) else None
     return None
 
 

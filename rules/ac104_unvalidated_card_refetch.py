@@ -477,8 +477,9 @@ def refresh(base):
     @staticmethod
     def _earlier(flow: Flow, call: Call, reason: tuple):  # reason: see _refetch
         """The earlier fetch this one re-reads (in this function, or the same call in another
-        method of the class), or for a cache the cached card it replaces: (node, label,
-        whether it is a fetch)."""
+        method of the class), or for a cache the cached card it replaces: (fact, label,
+        whether it is a fetch). A fact, not its node: a module whose check is over keeps no
+        nodes, and the note must be placed the same whichever module was checked first."""
         scope = call.scope
         before = [
             c for c in scope.calls
@@ -499,14 +500,14 @@ def refresh(base):
             held = f" ({name})" if name else ""
             by = f", by {first.callee}()" if len(flow.chain(first, "card-fetch")) > 1 else ""
             if first.scope is scope:
-                return first.node, f"the card is first fetched here{held}{by}; this re-reads it", True
+                return first, f"the card is first fetched here{held}{by}; this re-reads it", True
             return first, f"the same card is also fetched here{held}, in {first.scope.name}(); this re-reads it", True
         target = next((b.targets[0] for b in scope.binds if len(b.targets) == 1 and any(c is call for c in b.value.calls)), None)
         if target is None or reason[2] != "expiry" or not target.startswith("self."):
             return None
         for exit_ in scope.exits:  # `return self.card`: the cached card, served until the re-read
             if exit_.kind == "return" and exit_.order > call.order and exit_.value.reads_any({target}):
-                return exit_.node, f"serves the cached card ({target}) until the expiry check re-reads it", False
+                return exit_, f"serves the cached card ({target}) until the expiry check re-reads it", False
         return None
 
     @staticmethod

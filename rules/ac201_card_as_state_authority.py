@@ -259,7 +259,7 @@ def settle(hops: list[Hop], base_url: str, payload: str, keyset):
         if check is None or _own_status(flow, change):
             return None
         claim = "the signature check at line {line:check} proves who the agent is, not what it did to the task"
-        if any(test.node is check.node or any(c is check for c in test.expr.calls) for test, _ in flow.guards(change)):
+        if any((test.node is not None and test.node is check.node) or any(c is check for c in test.expr.calls) for test, _ in flow.guards(change)):
             label = "the state change depends on this signature check of the card"
         elif any(f.kind == "try" and b == "handlers" for f, b in change.path):
             label = "the state is set when this signature check of the card fails"
