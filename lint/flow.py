@@ -19,7 +19,7 @@ import libcst as cst
 
 from a2alint.apimodel import DEADLINE_CALLS, HTTP_READS, METHOD_ROLES, TASK_EVENT_TYPES, canonical
 from a2alint.control import dominates, exclusive, in_loop_body, leaves_before, runs_before, without_withs
-from a2alint.model import ENDLESS_ITERATORS, Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, prefixes, snake, string_value
+from a2alint.model import Argument, Bind, Call, ClassFacts, Exit, Expr, Fact, Frame, ModuleModel, Param, Scope, Test, dotted, is_endless, prefixes, snake, string_value
 from a2alint.values import (
     CARD,
     CARD_KINDS,
@@ -1322,7 +1322,7 @@ class Flow:
         function = self.callee(iterated) if iterated is not None else None
         returns = [e for e in function.exits if e.kind == "return"] if function is not None else []
         return bool(returns) and all(
-            any((c.method or c.callee) in ENDLESS_ITERATORS for c in e.value.top) for e in returns
+            any(is_endless(c.method or c.callee or "", len(c.arguments)) for c in e.value.top) for e in returns
         )
 
     def _ids_handed_in(self, call: Call) -> set[str]:

@@ -1004,6 +1004,12 @@ _STATEMENTS = frozenset(
 _EXITS = {cst.Return: "return", cst.Raise: "raise", cst.Continue: "continue", cst.Break: "break"}
 #: ``for _ in itertools.count()``: loops with no end of their own.
 ENDLESS_ITERATORS = frozenset({"count", "cycle", "repeat"})
+
+
+def is_endless(name: str, arguments: int) -> bool:
+    """A call of ``name`` given ``arguments`` makes an iterator with no end: ``count()``,
+    ``cycle(xs)``, ``repeat(x)``; ``repeat(x, 5)`` ends after five."""
+    return name in ENDLESS_ITERATORS and not (name == "repeat" and arguments > 1)
 #: Context managers that cancel what they wrap after a delay (asyncio, anyio, trio, async_timeout).
 DEADLINE_SCOPES = frozenset({"timeout", "timeout_at", "fail_after", "fail_at", "move_on_after", "move_on_at"})
 
@@ -1163,9 +1169,10 @@ class ModelBuilder:
         elif kind is cst.For:
             iterated = node.iter
             if type(iterated) is cst.Call:
-                func, _ = self._called(iterated.func)  # `count = itertools.count; for _ in count():`
+                func, partial = self._called(iterated.func)  # `count = itertools.count; for _ in count():`
                 name = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
-                frame.endless = name in ENDLESS_ITERATORS
+                given = len(iterated.args) + (len(partial.args) - 1 if partial is not None else 0)
+                frame.endless = is_endless(name, given)
         elif kind is cst.With:
             frame.deadline = any(
                 type(item.item) is cst.Call and (dotted(item.item.func) or "").rsplit(".", 1)[-1] in DEADLINE_SCOPES

@@ -51,7 +51,8 @@ class UnboundedCardRetry(Rule):
       its test reads (`attempt`, `retries`, `deadline`, `timeout`, `max_*`,
       the clock).
     - An endless iterator is known by the name of what makes it (`count`,
-      `cycle`, `repeat`), in the loop or returned by a project function.
+      `cycle`, `repeat` without a count), in the loop or returned by a
+      project function.
     """
 
     code = "AC202"

@@ -239,3 +239,25 @@ def test_a_call_through_a_bound_method_or_a_partial_is_found_as_the_call_it_make
     added = through.count("\n") - direct.count("\n")
     first_added = next(i for i, (a, b) in enumerate(zip(direct.splitlines(), through.splitlines()), 1) if a != b)
     assert findings(through, code) == [(line + added * (line > first_added), c) for line, c in expected]
+
+
+BOUNDED_ATTEMPTS = """\
+import functools, itertools
+import requests
+
+def attempts():
+    return itertools.repeat(None, 3)
+
+def card_when_up(base):
+    five = functools.partial(itertools.repeat, None, 5)
+    for _ in {form}:
+        reply = requests.get(base + "/.well-known/agent-card.json", timeout=5)
+        if reply.status_code == 200:
+            return reply.json()
+"""
+
+
+@pytest.mark.parametrize("form", ["itertools.repeat(None, 5)", "itertools.repeat(None, times=5)", "five()", "attempts()"])
+def test_repeat_with_a_count_ends_in_every_form(form):
+    """``repeat(x, n)`` stops after ``n``: a retry over it is bounded (``repeat(x)`` is not)."""
+    assert lint_source(BOUNDED_ATTEMPTS.format(form=form), "wait.py").diagnostics == []
